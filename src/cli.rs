@@ -1,0 +1,641 @@
+//! The command line: argument parsing, wiring of the library stages, output
+//! and exit codes. Errors here carry context for the person at the terminal
+//! (`anyhow`); the library's errors stay typed.
+//!
+//! Exit codes: 0 every input allowed; 1 something blocked as harmful; 2
+//! something blocked as inconclusive or unreadable; 3 usage or config error
+//! (nothing scanned). No error path returns 0.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use anyhow::{anyhow, bail, Context, Result};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use rayon::prelude::*;
+
+use crate::config::Config;
+use crate::coordinator::{Coordinator, PolicyGate};
+use crate::detector::http::HttpDetector;
+use crate::detector::Detector;
+use crate::input::{self, Input};
+use crate::policy::{Policy, PolicySet};
+use crate::report::Report;
+
+pub const EXIT_USAGE: i32 = 3;
+
+#[derive(Parser, Debug)]
+#[command(name = "canary", version, about = "Local-first harm gate: is this input safe enough, under a named harm policy, to go on?")]
+struct Cli {
+    /// Config file (default: ./canary.toml if present).
+    #[arg(long, global = true)]
+    config: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Scan files, diffs, packages, stdin (-) or a JSONL batch.
+    Scan(ScanArgs),
+    /// List, show or check policies.
+    Policy {
+        #[command(subcommand)]
+        command: PolicyCommand,
+    },
+    /// Train a pre-check model from labelled JSONL.
+    Train(TrainArgs),
+    /// Evaluate the gate (pre-check, detectors, quorum) on labelled JSONL.
+    Eval(EvalArgs),
+    /// Print the diff text a package (or a version change) is judged on.
+    Render {
+        path: PathBuf,
+        /// Earlier version to diff against.
+        #[arg(long)]
+        base: Option<PathBuf>,
+    },
+    /// Probe the configured detectors with known inputs.
+    Detectors {
+        #[command(subcommand)]
+        command: DetectorsCommand,
+    },
+    /// List quarantined artifacts and their reports.
+    Review { dir: PathBuf },
+}
+
+#[derive(Subcommand, Debug)]
+enum PolicyCommand {
+    /// List the available policies.
+    List,
+    /// Print a policy as TOML.
+    Show { id: String },
+    /// Validate a policy file, reporting every problem.
+    Check { file: PathBuf },
+}
+
+#[derive(Subcommand, Debug)]
+enum DetectorsCommand {
+    /// Send each detector known-harmful and known-harmless probes per policy.
+    Check {
+        /// Only loopback detectors.
+        #[arg(long)]
+        local_only: bool,
+    },
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Format {
+    Human,
+    Json,
+    Jsonl,
+    Sarif,
+}
+
+#[derive(Args, Debug)]
+struct ScanArgs {
+    /// Files, package archives, directories, or - for stdin.
+    paths: Vec<PathBuf>,
+    /// JSONL batch: one {"id": …, "text": …} per line.
+    #[arg(long)]
+    batch: Option<PathBuf>,
+    /// Policies (ids or files), comma separated. Default by input kind.
+    #[arg(long, value_delimiter = ',')]
+    policy: Vec<String>,
+    /// Output format (default: human on a terminal, json otherwise).
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// No byte leaves the machine: only loopback detectors are called.
+    #[arg(long)]
+    local_only: bool,
+    /// Append one JSON line per decision to this file.
+    #[arg(long)]
+    audit: Option<PathBuf>,
+    /// Earlier version of the package to diff against (one NEW path).
+    #[arg(long)]
+    base: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+    /// Bypass the result cache.
+    #[arg(long)]
+    no_cache: bool,
+    /// Copy blocked artifacts (read-only) with their reports here.
+    #[arg(long)]
+    quarantine: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+struct TrainArgs {
+    #[arg(long)]
+    policy: String,
+    /// Training JSONL (repeatable); FILE:WEIGHT weights its examples.
+    #[arg(long, required = true)]
+    data: Vec<String>,
+    #[arg(long)]
+    dev: PathBuf,
+    #[arg(long)]
+    out: PathBuf,
+    #[arg(long, default_value = "cpu")]
+    device: String,
+    #[arg(long)]
+    epochs: Option<usize>,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[arg(long)]
+    dim: Option<usize>,
+    #[arg(long)]
+    hidden: Option<usize>,
+    #[arg(long)]
+    buckets_log2: Option<u32>,
+    #[arg(long)]
+    lr: Option<f64>,
+    #[arg(long)]
+    batch_size: Option<usize>,
+    #[arg(long)]
+    window: Option<usize>,
+    #[arg(long)]
+    quiet: bool,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum EvalFormat {
+    Table,
+    Json,
+}
+
+#[derive(Args, Debug)]
+struct EvalArgs {
+    #[arg(long, required = true)]
+    data: Vec<PathBuf>,
+    /// Policy to evaluate (default: the rows' `policy` field).
+    #[arg(long)]
+    policy: Option<String>,
+    #[arg(long, value_enum, default_value = "table")]
+    format: EvalFormat,
+    /// Only loopback detectors.
+    #[arg(long)]
+    local_only: bool,
+}
+
+/// Runs the CLI and returns the process exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = match e.kind() {
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => 0,
+                _ => EXIT_USAGE,
+            };
+            let _ = e.print();
+            return code;
+        }
+    };
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("canary: error: {e:#}");
+            EXIT_USAGE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<i32> {
+    let config = Config::discover(cli.config.as_deref())?;
+    match cli.command {
+        Command::Scan(args) => scan(config, args),
+        Command::Policy { command } => policy_cmd(&config, command),
+        Command::Train(args) => train_cmd(args),
+        Command::Eval(args) => eval_cmd(config, args),
+        Command::Render { path, base } => render_cmd(&config, &path, base.as_deref()),
+        Command::Detectors { command: DetectorsCommand::Check { local_only } } => {
+            detectors_check(config, local_only)
+        }
+        Command::Review { dir } => review_cmd(&dir),
+    }
+}
+
+/// Loads the policies a run can use, with their pre-check models, and the
+/// detectors. A model that fails to load stops the run: no scan without it.
+pub fn build_coordinator(config: Config, policies: &[Policy], local_only: bool) -> Result<Coordinator> {
+    let device = crate::precheck::device(config.precheck.device.as_deref())?;
+    let mut gates = Vec::new();
+    for p in policies {
+        let reference = config
+            .precheck
+            .models
+            .get(&p.id)
+            .cloned()
+            .or_else(|| p.precheck_model.clone());
+        let precheck = match reference {
+            Some(r) => {
+                let base = if config.precheck.models.contains_key(&p.id) {
+                    config.path.as_deref().and_then(Path::parent).map(Path::to_path_buf)
+                } else {
+                    p.base_dir.clone()
+                };
+                let m = crate::precheck::load(&r, base.as_deref(), &device)
+                    .with_context(|| format!("loading the pre-check model for policy `{}`", p.id))?;
+                Some(m as Arc<dyn crate::precheck::Precheck>)
+            }
+            None => None,
+        };
+        gates.push(PolicyGate { policy: p.clone(), precheck });
+    }
+    let detectors: Vec<Arc<dyn Detector>> = config
+        .detectors
+        .iter()
+        .map(|d| Arc::new(HttpDetector::new(d.clone())) as Arc<dyn Detector>)
+        .collect();
+    Ok(Coordinator::new(config, gates, detectors, local_only)?)
+}
+
+fn policy_set(config: &Config) -> Result<PolicySet> {
+    Ok(PolicySet::load(&config.gate.policy_files)?)
+}
+
+fn scan(config: Config, args: ScanArgs) -> Result<i32> {
+    if args.paths.is_empty() && args.batch.is_none() {
+        bail!("nothing to scan: give paths, - for stdin, or --batch FILE.jsonl");
+    }
+    if args.base.is_some() && args.paths.len() != 1 {
+        bail!("--base OLD takes exactly one NEW path");
+    }
+    let set = policy_set(&config)?;
+    // Resolve explicit policies first: an unknown policy is a usage error.
+    let explicit: Vec<Policy> = args
+        .policy
+        .iter()
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| set.resolve(s.trim()))
+        .collect::<Result<_, _>>()?;
+
+    // Gather inputs. A missing path is a usage error before anything is scanned.
+    let limits = config.limits;
+    let mut inputs: Vec<Input> = Vec::new();
+    let mut pending: Vec<PathBuf> = Vec::new();
+    for p in &args.paths {
+        if p.as_os_str() == "-" {
+            continue;
+        }
+        if std::fs::symlink_metadata(p).is_err() {
+            bail!(input::InputError::NotFound(p.clone()));
+        }
+        if p.is_dir() && crate::input::render::is_collection_dir(p) {
+            let mut entries: Vec<PathBuf> = std::fs::read_dir(p)
+                .with_context(|| format!("reading directory {}", p.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|e| crate::input::archive::ArchiveFormat::from_path(e).is_some())
+                .collect();
+            entries.sort();
+            pending.extend(entries);
+        } else {
+            pending.push(p.clone());
+        }
+    }
+    if let Some(base) = &args.base {
+        if std::fs::symlink_metadata(base).is_err() {
+            bail!(input::InputError::NotFound(base.clone()));
+        }
+    }
+    if args.paths.iter().any(|p| p.as_os_str() == "-") {
+        inputs.push(input::read_stdin(&limits)?);
+    }
+    if let Some(batch) = &args.batch {
+        inputs.extend(input::read_batch(batch)?);
+    }
+    if pending.is_empty() && inputs.is_empty() {
+        bail!("no inputs found in {:?}", args.paths);
+    }
+
+    // The policies every input may need.
+    let needed: Vec<Policy> = if explicit.is_empty() {
+        let mut ids: Vec<&str> = input::InputKind::Text
+            .default_policies()
+            .iter()
+            .chain(input::InputKind::Diff.default_policies())
+            .copied()
+            .collect();
+        ids.sort();
+        ids.dedup();
+        ids.iter().map(|id| set.resolve(id)).collect::<Result<_, _>>()?
+    } else {
+        explicit.clone()
+    };
+    let coord = build_coordinator(config, &needed, args.local_only)?;
+    let format = args.format.unwrap_or(if std::io::stdout().is_terminal() { Format::Human } else { Format::Json });
+    let audit = match &args.audit {
+        Some(p) => Some(Mutex::new(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+                .with_context(|| format!("opening audit log {}", p.display()))?,
+        )),
+        None => None,
+    };
+    let policies_for = |inp: &Input| -> Vec<String> {
+        if explicit.is_empty() {
+            inp.kind.default_policies().iter().map(|s| s.to_string()).collect()
+        } else {
+            explicit.iter().map(|p| p.id.clone()).collect()
+        }
+    };
+    let out = Mutex::new(Output::new(format));
+    let total = (pending.len() + inputs.len()) as u64;
+    let bar = if args.quiet || !std::io::stderr().is_terminal() || total < 2 {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new(total)
+    };
+    let emit = |report: Report, input: Option<&Input>, path: Option<&Path>| -> Result<()> {
+        if let Some(a) = &audit {
+            let mut f = a.lock().map_err(|_| anyhow!("audit log lock poisoned"))?;
+            writeln!(f, "{}", report.to_json_line()).context("writing the audit log")?;
+        }
+        if let (Some(dir), Some(path)) = (&args.quarantine, path) {
+            if report.decision == crate::report::Decision::Block {
+                quarantine(dir, path, &report)?;
+            }
+        }
+        let _ = input;
+        out.lock().map_err(|_| anyhow!("output lock poisoned"))?.push(report, &bar);
+        bar.inc(1);
+        Ok(())
+    };
+    for inp in &inputs {
+        let r = coord.scan(inp, &policies_for(inp));
+        emit(r, Some(inp), None)?;
+    }
+    let base = args.base.clone();
+    pending
+        .par_iter()
+        .map(|path| -> Result<()> {
+            let inp = match &base {
+                Some(b) => crate::input::render::render_package(Some(b), path, &limits),
+                None => input::read_path(path, &limits)?,
+            };
+            let r = coord.scan(&inp, &policies_for(&inp));
+            emit(r, Some(&inp), Some(path))
+        })
+        .collect::<Result<Vec<()>>>()?;
+    bar.finish_and_clear();
+    let out = out.into_inner().map_err(|_| anyhow!("output lock poisoned"))?;
+    Ok(out.finish())
+}
+
+/// Collects or streams reports in the chosen format.
+struct Output {
+    format: Format,
+    reports: Vec<Report>,
+    code: i32,
+}
+
+impl Output {
+    fn new(format: Format) -> Output {
+        Output { format, reports: Vec::new(), code: 0 }
+    }
+
+    fn push(&mut self, r: Report, bar: &indicatif::ProgressBar) {
+        self.code = self.code.max(r.exit_code());
+        match self.format {
+            Format::Jsonl => bar.suspend(|| {
+                let mut o = std::io::stdout().lock();
+                let _ = writeln!(o, "{}", r.to_json_line());
+                let _ = o.flush();
+            }),
+            Format::Human => bar.suspend(|| print!("{}", r.to_human())),
+            _ => {}
+        }
+        self.reports.push(r);
+    }
+
+    fn finish(self) -> i32 {
+        let n = self.reports.len();
+        match self.format {
+            Format::Json => {
+                let text = if n == 1 {
+                    self.reports[0].to_json_pretty()
+                } else {
+                    serde_json::to_string_pretty(&self.reports).expect("reports serialize")
+                };
+                println!("{text}");
+            }
+            Format::Sarif => println!("{}", crate::report::sarif::to_sarif(&self.reports)),
+            Format::Human if n > 1 => {
+                let allowed = self.reports.iter().filter(|r| r.decision == crate::report::Decision::Allow).count();
+                println!("{n} input(s): {allowed} allowed, {} blocked", n - allowed);
+            }
+            _ => {}
+        }
+        if n == 0 {
+            eprintln!("canary: no report was produced");
+            return EXIT_USAGE;
+        }
+        self.code
+    }
+}
+
+fn quarantine(dir: &Path, path: &Path, report: &Report) -> Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating quarantine {}", dir.display()))?;
+    let name = format!(
+        "{}-{}",
+        &report.input.sha256[..16],
+        path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "input".into())
+    );
+    let target = dir.join(&name);
+    if path.is_file() {
+        std::fs::copy(path, &target).with_context(|| format!("copying {} to quarantine", path.display()))?;
+        let mut perm = std::fs::metadata(&target)?.permissions();
+        perm.set_readonly(true);
+        std::fs::set_permissions(&target, perm)?;
+    }
+    std::fs::write(dir.join(format!("{name}.report.json")), report.to_json_pretty())
+        .context("writing the quarantine report")?;
+    Ok(())
+}
+
+fn review_cmd(dir: &Path) -> Result<i32> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("reading quarantine {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.to_string_lossy().ends_with(".report.json"))
+        .collect();
+    entries.sort();
+    for p in &entries {
+        let text = std::fs::read_to_string(p)?;
+        let r: Report = serde_json::from_str(&text).with_context(|| format!("parsing {}", p.display()))?;
+        let top = r
+            .policies
+            .iter()
+            .filter_map(|p| p.precheck.location.clone())
+            .next()
+            .unwrap_or_default();
+        println!(
+            "{}  {}  {}  {}  {}",
+            r.input.sha256.get(..16).unwrap_or(""),
+            r.reason.as_str(),
+            r.input.source,
+            top,
+            r.error.unwrap_or_default()
+        );
+    }
+    println!("{} quarantined artifact(s)", entries.len());
+    Ok(0)
+}
+
+fn policy_cmd(config: &Config, command: PolicyCommand) -> Result<i32> {
+    match command {
+        PolicyCommand::List => {
+            for p in policy_set(config)?.all() {
+                let first = p.harm_definition.split(". ").next().unwrap_or("");
+                println!("{:<20} {:<10} {}", p.id, if p.origin == "builtin" { "built-in" } else { "file" }, first);
+            }
+            Ok(0)
+        }
+        PolicyCommand::Show { id } => {
+            let p = policy_set(config)?.resolve(&id)?;
+            println!("{}", toml::to_string_pretty(&p).context("rendering the policy")?);
+            Ok(0)
+        }
+        PolicyCommand::Check { file } => match Policy::from_file(&file) {
+            Ok(p) => {
+                println!("{}: ok (policy `{}`)", file.display(), p.id);
+                Ok(0)
+            }
+            Err(e) => {
+                eprintln!("{e}");
+                Ok(EXIT_USAGE)
+            }
+        },
+    }
+}
+
+fn train_cmd(a: TrainArgs) -> Result<i32> {
+    let mut o = crate::train::TrainOptions::defaults(&a.policy);
+    o.data = a.data.iter().map(|d| crate::train::parse_data_arg(d)).collect();
+    o.dev = a.dev;
+    o.out = a.out;
+    o.device = crate::precheck::device(Some(&a.device))?;
+    o.seed = a.seed;
+    if let Some(v) = a.epochs { o.epochs = v; }
+    if let Some(v) = a.dim { o.dim = v; }
+    if let Some(v) = a.hidden { o.hidden = v; }
+    if let Some(v) = a.buckets_log2 {
+        if !(8..=24).contains(&v) {
+            bail!("--buckets-log2 must lie in 8..=24");
+        }
+        o.features.buckets_log2 = v;
+    }
+    if let Some(v) = a.lr { o.lr = v; }
+    if let Some(v) = a.batch_size { o.batch = v.max(1); }
+    if let Some(v) = a.window {
+        o.window = v.max(1024);
+        o.overlap = o.overlap.min(o.window / 4);
+    }
+    o.progress = !a.quiet && std::io::stderr().is_terminal();
+    let args: Vec<String> = std::env::args().collect();
+    o.command = args.iter().map(|s| if s.contains(' ') { format!("{s:?}") } else { s.clone() }).collect::<Vec<_>>().join(" ");
+    if let Some(first) = o.command.split(' ').next() {
+        // Record the command as a user runs it, not the build path of the binary.
+        if first.ends_with("/canary") {
+            o.command = format!("canary{}", &o.command[first.len()..]);
+        }
+    }
+    let report = crate::train::train(&o)?;
+    let d = &report.dev;
+    println!(
+        "trained {} on {} rows in {:.1}s; dev n={} AUC {:.4} harmful-at {:.4} harmless-below {:.4} FNR {:.2}% FPR {:.2}% uncertain {:.2}% (uncertain counted as blocked)",
+        report.policy, report.train_rows, report.train_seconds, d.n, d.auc, d.harmful_at, d.harmless_below,
+        100.0 * d.fnr, 100.0 * d.fpr, 100.0 * d.uncertain
+    );
+    println!("wrote {}", o.out.display());
+    Ok(0)
+}
+
+fn eval_cmd(config: Config, a: EvalArgs) -> Result<i32> {
+    let mut rows = Vec::new();
+    for p in &a.data {
+        rows.extend(crate::train::read_jsonl(p, 1.0)?);
+    }
+    let policy_id = match a.policy {
+        Some(p) => p,
+        None => {
+            let mut ids: Vec<&str> = rows.iter().filter_map(|r| r.policy.as_deref()).collect();
+            ids.sort();
+            ids.dedup();
+            match ids.as_slice() {
+                [one] => one.to_string(),
+                [] => bail!("the data has no `policy` field; pass --policy ID"),
+                many => bail!("the data mixes policies {many:?}; pass --policy ID"),
+            }
+        }
+    };
+    let set = policy_set(&config)?;
+    let policy = set.resolve(&policy_id)?;
+    let id = policy.id.clone();
+    let coord = build_coordinator(config, &[policy], a.local_only)?;
+    let result = crate::eval::evaluate(&coord, &rows, &id);
+    match a.format {
+        EvalFormat::Table => print!("{}", crate::eval::to_table(&result)),
+        EvalFormat::Json => println!("{}", serde_json::to_string_pretty(&result)?),
+    }
+    Ok(0)
+}
+
+fn render_cmd(config: &Config, path: &Path, base: Option<&Path>) -> Result<i32> {
+    for p in std::iter::once(path).chain(base) {
+        if std::fs::symlink_metadata(p).is_err() {
+            bail!(input::InputError::NotFound(p.to_path_buf()));
+        }
+    }
+    let inp = crate::input::render::render_package(base, path, &config.limits);
+    print!("{}", inp.text);
+    for n in &inp.notes {
+        eprintln!("note: {n}");
+    }
+    if let Some(e) = &inp.error {
+        eprintln!("canary: {e}");
+        return Ok(2);
+    }
+    Ok(0)
+}
+
+fn detectors_check(config: Config, local_only: bool) -> Result<i32> {
+    if config.detectors.is_empty() {
+        bail!("no [[detectors]] are configured; see README.md, section \"Detectors\"");
+    }
+    let set = policy_set(&config)?;
+    let probes = crate::detector::probes();
+    let mut all_ok = true;
+    let detectors: Vec<HttpDetector> = config.detectors.iter().cloned().map(HttpDetector::new).collect();
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    for d in &detectors {
+        if local_only && !d.is_local() {
+            println!("{:<16} skipped: local-only (endpoint is not loopback)", d.id());
+            continue;
+        }
+        let (mut right, mut total) = (0, 0);
+        let mut problems = Vec::new();
+        for (policy_id, text, expected) in &probes {
+            let policy = set.resolve(policy_id)?;
+            let req = crate::detector::DetectorRequest::new(&policy, text);
+            let out = rt.block_on(d.vote(&req));
+            total += 1;
+            if out.vote == *expected {
+                right += 1;
+            } else {
+                problems.push(format!(
+                    "{policy_id}: expected {expected:?}, got {:?}{}",
+                    out.vote,
+                    out.error.map(|e| format!(" ({e})")).unwrap_or_default()
+                ));
+            }
+        }
+        all_ok &= right == total;
+        println!("{:<16} {:<24} {right}/{total} correct and in protocol", d.id(), d.model());
+        for p in problems {
+            println!("    {p}");
+        }
+    }
+    Ok(if all_ok { 0 } else { 2 })
+}

@@ -1,0 +1,456 @@
+//! The coordinator: records the input, runs the pre-check for each policy,
+//! asks the detectors when the band calls for it, applies the quorum and
+//! builds the report.
+//!
+//! The fail-closed rule lives in one pure function, [`decide`]. Everything
+//! else here gathers its arguments. The coordinator knows votes, never HTTP;
+//! and no path through it may turn an error or missing vote into `allow`.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::config::{Config, PrecheckMode};
+use crate::detector::{Detector, DetectorRequest};
+use crate::input::Input;
+use crate::policy::Policy;
+use crate::precheck::Precheck;
+use crate::report::{
+    Band, Decision, DetectorReport, InputInfo, PolicyReport, PrecheckReport, QuorumReport, Reason,
+    Report, Usage, Vote, SCHEMA,
+};
+
+/// The fail-closed decision for one policy.
+///
+/// * `band` is the pre-check's band, or `None` when there is no pre-check
+///   model for the policy (treated as uncertain).
+/// * `votes` are the detector votes (`skipped` and `failed` never count).
+///
+/// Harmful votes are counted first, so a quorum of harmful votes blocks even
+/// if a quorum of harmless votes also exists. Fewer than `quorum` votes of
+/// either kind is inconclusive, which blocks.
+pub fn decide(mode: PrecheckMode, band: Option<Band>, votes: &[Vote], quorum: usize) -> Reason {
+    match (mode, band) {
+        (PrecheckMode::Cascade | PrecheckMode::BlockOnly, Some(Band::Harmful)) => {
+            return Reason::PrecheckHarmful
+        }
+        (PrecheckMode::Cascade, Some(Band::Harmless)) => return Reason::PrecheckHarmless,
+        _ => {}
+    }
+    // A quorum of zero would allow with no vote at all; config validation
+    // refuses it, and this guard keeps the function safe on its own.
+    let quorum = quorum.max(1);
+    let harmful = votes.iter().filter(|v| **v == Vote::Harmful).count();
+    let harmless = votes.iter().filter(|v| **v == Vote::Harmless).count();
+    if harmful >= quorum {
+        Reason::QuorumHarmful
+    } else if harmless >= quorum {
+        Reason::QuorumHarmless
+    } else {
+        Reason::Inconclusive
+    }
+}
+
+/// Maps a score to a band with the model's (or the config's) thresholds.
+pub fn band(score: f32, harmful_at: f32, harmless_below: f32) -> Band {
+    if score.is_nan() {
+        Band::Uncertain
+    } else if score >= harmful_at {
+        Band::Harmful
+    } else if score < harmless_below {
+        Band::Harmless
+    } else {
+        Band::Uncertain
+    }
+}
+
+/// One policy with the pre-check that scores it.
+pub struct PolicyGate {
+    pub policy: Policy,
+    pub precheck: Option<Arc<dyn Precheck>>,
+}
+
+/// Everything a scan needs, built once per run.
+pub struct Coordinator {
+    pub config: Config,
+    pub gates: Vec<PolicyGate>,
+    pub detectors: Vec<Arc<dyn Detector>>,
+    pub local_only: bool,
+    runtime: tokio::runtime::Runtime,
+    limiter: Arc<tokio::sync::Semaphore>,
+}
+
+impl Coordinator {
+    pub fn new(
+        config: Config,
+        gates: Vec<PolicyGate>,
+        detectors: Vec<Arc<dyn Detector>>,
+        local_only: bool,
+    ) -> std::io::Result<Coordinator> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()?;
+        let limiter = Arc::new(tokio::sync::Semaphore::new(config.gate.concurrency));
+        Ok(Coordinator {
+            config,
+            gates,
+            detectors,
+            local_only,
+            runtime,
+            limiter,
+        })
+    }
+
+    /// Scans one input under the given policies (indices into `gates`).
+    pub fn scan(&self, input: &Input, policy_ids: &[String]) -> Report {
+        let started = Instant::now();
+        let info = input.info();
+        if let Some(err) = &input.error {
+            let mut r = Report::input_error(info, err.clone(), input.notes.clone());
+            r.elapsed_ms = started.elapsed().as_millis() as u64;
+            return r;
+        }
+        if let Some(entry) = self
+            .config
+            .allowlisted(&input.sha256, crate::util::today_utc())
+        {
+            return Report {
+                schema: SCHEMA.to_string(),
+                input: info,
+                decision: Decision::Allow,
+                reason: Reason::Allowlisted,
+                error: Some(format!(
+                    "allowlisted: {}{}",
+                    entry.reason,
+                    entry
+                        .expires
+                        .as_ref()
+                        .map(|e| format!(" (until {e})"))
+                        .unwrap_or_default()
+                )),
+                notes: input.notes.clone(),
+                policies: Vec::new(),
+                usage: Usage::default(),
+                elapsed_ms: started.elapsed().as_millis() as u64,
+            };
+        }
+        let mut policies = Vec::new();
+        let mut usage = Usage::default();
+        for id in policy_ids {
+            let Some(gate) = self.gates.iter().find(|g| &g.policy.id == id) else {
+                // Resolution happens before scanning; reaching here is a bug,
+                // and a bug must block.
+                policies.push(missing_policy(id));
+                continue;
+            };
+            let pr = self.scan_policy(gate, input);
+            for d in &pr.detectors {
+                usage.detector_calls += d.calls as u64;
+                usage.input_tokens += d.usage.input_tokens;
+                usage.output_tokens += d.usage.output_tokens;
+            }
+            policies.push(pr);
+        }
+        let reason = Report::overall_reason(&policies);
+        Report {
+            schema: SCHEMA.to_string(),
+            input: info,
+            decision: reason.decision(),
+            reason,
+            error: None,
+            notes: input.notes.clone(),
+            policies,
+            usage,
+            elapsed_ms: started.elapsed().as_millis() as u64,
+        }
+    }
+
+    fn scan_policy(&self, gate: &PolicyGate, input: &Input) -> PolicyReport {
+        let mode = self.config.precheck.mode;
+        let (precheck, band) = match &gate.precheck {
+            Some(model) => {
+                let s = model.score(input.text.as_bytes());
+                let t = self
+                    .config
+                    .precheck
+                    .thresholds
+                    .get(&gate.policy.id)
+                    .copied()
+                    .unwrap_or_else(|| model.thresholds());
+                let b = band(s.score, t.harmful_at, t.harmless_below);
+                let location = input.locate(s.top_slice.start);
+                (
+                    PrecheckReport {
+                        model: Some(model.model_id().to_string()),
+                        score: Some(s.score),
+                        band: b,
+                        slices: s.slices,
+                        top_slice: Some(s.top_slice),
+                        location,
+                    },
+                    Some(b),
+                )
+            }
+            None => (
+                PrecheckReport {
+                    model: None,
+                    score: None,
+                    band: Band::Uncertain,
+                    slices: 0,
+                    top_slice: None,
+                    location: None,
+                },
+                None,
+            ),
+        };
+        let needs_detectors = !matches!(
+            (mode, band),
+            (PrecheckMode::Cascade | PrecheckMode::BlockOnly, Some(Band::Harmful))
+                | (PrecheckMode::Cascade, Some(Band::Harmless))
+        );
+        let detectors = if needs_detectors {
+            self.run_detectors(&gate.policy, &input.text)
+        } else {
+            Vec::new()
+        };
+        let votes: Vec<Vote> = detectors.iter().map(|d| d.vote).collect();
+        let quorum = self.config.gate.quorum;
+        let reason = decide(mode, band, &votes, quorum);
+        PolicyReport {
+            id: gate.policy.id.clone(),
+            decision: reason.decision(),
+            reason,
+            precheck,
+            quorum: QuorumReport {
+                required: quorum,
+                harmful: count(&votes, Vote::Harmful),
+                harmless: count(&votes, Vote::Harmless),
+                failed: count(&votes, Vote::Failed),
+                skipped: count(&votes, Vote::Skipped),
+            },
+            detectors,
+        }
+    }
+
+    /// All detectors concurrently, each with its own timeout, all under one
+    /// deadline. Non-loopback detectors are skipped under `--local-only`
+    /// before anything is sent.
+    fn run_detectors(&self, policy: &Policy, text: &str) -> Vec<DetectorReport> {
+        let deadline = Duration::from_secs(self.config.gate.deadline_secs);
+        let request = Arc::new(DetectorRequest::new(policy, text));
+        let futures: Vec<_> = self
+            .detectors
+            .iter()
+            .map(|d| {
+                let d = Arc::clone(d);
+                let req = Arc::clone(&request);
+                let local_only = self.local_only;
+                let limiter = Arc::clone(&self.limiter);
+                async move {
+                    if local_only && !d.is_local() {
+                        return skipped(&*d, "skipped: local-only (endpoint is not loopback)");
+                    }
+                    let started = Instant::now();
+                    let Ok(_permit) = limiter.acquire_owned().await else {
+                        return failed(&*d, "concurrency limiter closed", started);
+                    };
+                    match tokio::time::timeout(deadline, d.vote(&req)).await {
+                        Ok(outcome) => outcome.into_report(&*d),
+                        Err(_) => failed(
+                            &*d,
+                            &format!("decision deadline of {}s passed", deadline.as_secs()),
+                            started,
+                        ),
+                    }
+                }
+            })
+            .collect();
+        self.runtime.block_on(join_all(futures))
+    }
+}
+
+async fn join_all<F: std::future::Future<Output = DetectorReport> + Send + 'static>(
+    futures: Vec<F>,
+) -> Vec<DetectorReport> {
+    let handles: Vec<_> = futures.into_iter().map(tokio::spawn).collect();
+    let mut out = Vec::with_capacity(handles.len());
+    for h in handles {
+        out.push(match h.await {
+            Ok(r) => r,
+            Err(e) => DetectorReport {
+                id: "unknown".into(),
+                model: String::new(),
+                vote: Vote::Failed,
+                error: Some(format!("detector task failed: {e}")),
+                latency_ms: 0,
+                calls: 0,
+                usage: Default::default(),
+            },
+        });
+    }
+    out
+}
+
+fn count(votes: &[Vote], v: Vote) -> usize {
+    votes.iter().filter(|x| **x == v).count()
+}
+
+fn skipped(d: &dyn Detector, why: &str) -> DetectorReport {
+    DetectorReport {
+        id: d.id().to_string(),
+        model: d.model().to_string(),
+        vote: Vote::Skipped,
+        error: Some(why.to_string()),
+        latency_ms: 0,
+        calls: 0,
+        usage: Default::default(),
+    }
+}
+
+fn failed(d: &dyn Detector, why: &str, started: Instant) -> DetectorReport {
+    DetectorReport {
+        id: d.id().to_string(),
+        model: d.model().to_string(),
+        vote: Vote::Failed,
+        error: Some(why.to_string()),
+        latency_ms: started.elapsed().as_millis() as u64,
+        calls: 1,
+        usage: Default::default(),
+    }
+}
+
+fn missing_policy(id: &str) -> PolicyReport {
+    PolicyReport {
+        id: id.to_string(),
+        decision: Decision::Block,
+        reason: Reason::Inconclusive,
+        precheck: PrecheckReport {
+            model: None,
+            score: None,
+            band: Band::Uncertain,
+            slices: 0,
+            top_slice: None,
+            location: None,
+        },
+        detectors: Vec::new(),
+        quorum: QuorumReport::default(),
+    }
+}
+
+impl Input {
+    pub fn info(&self) -> InputInfo {
+        InputInfo {
+            id: self.id.clone(),
+            source: self.source.clone(),
+            kind: self.kind.as_str().to_string(),
+            sha256: self.sha256.clone(),
+            bytes: self.bytes,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Vote::*;
+
+    const ALL: [Vote; 4] = [Harmful, Harmless, Failed, Skipped];
+
+    /// Every combination of three detector votes, with quorum 2, when the
+    /// pre-check sends the input to the detectors.
+    #[test]
+    fn quorum_table_for_three_detectors() {
+        let mut combos = 0;
+        for a in ALL {
+            for b in ALL {
+                for c in ALL {
+                    let votes = [a, b, c];
+                    let h = votes.iter().filter(|v| **v == Harmful).count();
+                    let s = votes.iter().filter(|v| **v == Harmless).count();
+                    let expected = match (h, s) {
+                        (2.., _) => Reason::QuorumHarmful,
+                        (_, 2..) => Reason::QuorumHarmless,
+                        _ => Reason::Inconclusive,
+                    };
+                    for (mode, band) in [
+                        (PrecheckMode::Cascade, Some(Band::Uncertain)),
+                        (PrecheckMode::Cascade, None),
+                        (PrecheckMode::BlockOnly, Some(Band::Harmless)),
+                        (PrecheckMode::BlockOnly, Some(Band::Uncertain)),
+                        (PrecheckMode::Off, Some(Band::Harmful)),
+                        (PrecheckMode::Off, Some(Band::Harmless)),
+                    ] {
+                        let got = decide(mode, band, &votes, 2);
+                        assert_eq!(got, expected, "{votes:?} {mode:?} {band:?}");
+                        if got == Reason::QuorumHarmless {
+                            assert!(s >= 2, "allowed without two harmless votes: {votes:?}");
+                        }
+                    }
+                    combos += 1;
+                }
+            }
+        }
+        assert_eq!(combos, 64);
+    }
+
+    #[test]
+    fn named_outcomes() {
+        let q = |v: &[Vote]| decide(PrecheckMode::Cascade, Some(Band::Uncertain), v, 2);
+        assert_eq!(q(&[Harmless, Harmless, Failed]), Reason::QuorumHarmless);
+        assert_eq!(q(&[Harmful, Harmless, Failed]), Reason::Inconclusive);
+        assert_eq!(q(&[Harmful, Harmful, Harmless]), Reason::QuorumHarmful);
+        assert_eq!(q(&[Failed, Failed, Failed]), Reason::Inconclusive);
+        assert_eq!(q(&[]), Reason::Inconclusive, "no detectors: uncertain blocks");
+        assert_eq!(q(&[Skipped, Skipped, Harmless]), Reason::Inconclusive);
+        // A harmful quorum wins over a harmless one (five detectors).
+        assert_eq!(
+            q(&[Harmful, Harmful, Harmless, Harmless, Harmless]),
+            Reason::QuorumHarmful
+        );
+        // Quorum 0 cannot allow with no votes.
+        assert_eq!(
+            decide(PrecheckMode::Cascade, None, &[], 0),
+            Reason::Inconclusive
+        );
+    }
+
+    #[test]
+    fn bands_drive_the_cascade() {
+        use PrecheckMode::*;
+        let none: &[Vote] = &[];
+        assert_eq!(
+            decide(Cascade, Some(Band::Harmful), &[Harmless, Harmless], 2),
+            Reason::PrecheckHarmful
+        );
+        assert_eq!(
+            decide(Cascade, Some(Band::Harmless), none, 2),
+            Reason::PrecheckHarmless
+        );
+        assert_eq!(
+            decide(BlockOnly, Some(Band::Harmless), none, 2),
+            Reason::Inconclusive,
+            "block-only: a low score never allows on its own"
+        );
+        assert_eq!(
+            decide(BlockOnly, Some(Band::Harmful), none, 2),
+            Reason::PrecheckHarmful
+        );
+        assert_eq!(
+            decide(Off, Some(Band::Harmless), none, 2),
+            Reason::Inconclusive
+        );
+        assert_eq!(
+            decide(Off, Some(Band::Harmful), &[Harmless, Harmless], 2),
+            Reason::QuorumHarmless
+        );
+    }
+
+    #[test]
+    fn band_thresholds() {
+        assert_eq!(band(0.95, 0.9, 0.1), Band::Harmful);
+        assert_eq!(band(0.9, 0.9, 0.1), Band::Harmful);
+        assert_eq!(band(0.1, 0.9, 0.1), Band::Uncertain);
+        assert_eq!(band(0.09, 0.9, 0.1), Band::Harmless);
+        assert_eq!(band(f32::NAN, 0.9, 0.1), Band::Uncertain);
+    }
+}

@@ -1,0 +1,324 @@
+//! Input sources: text files, unified diffs, stdin, JSONL batches, and
+//! packages (archives and directories, rendered into diff text).
+//!
+//! Every reader records what it saw (sha256 and size of the raw bytes) and
+//! turns bad content into an [`Input`] whose `error` is set, so the
+//! coordinator blocks it with a reason. Only a path that does not exist or a
+//! batch file that cannot be opened is a hard error (nothing was scanned). This
+//! module never contacts a registry and never writes to disk.
+
+pub mod archive;
+pub mod render;
+
+use std::io::{BufRead, Read};
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::config::Limits;
+use crate::util::sha256_hex;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputKind {
+    Text,
+    Diff,
+    Package,
+    PackageDiff,
+}
+
+impl InputKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InputKind::Text => "text",
+            InputKind::Diff => "diff",
+            InputKind::Package => "package",
+            InputKind::PackageDiff => "package-diff",
+        }
+    }
+
+    /// The built-in policies applied when `--policy` is not given.
+    pub fn default_policies(self) -> &'static [&'static str] {
+        match self {
+            InputKind::Text => &["prompt-injection"],
+            InputKind::Diff => &["malicious-package", "prompt-injection"],
+            InputKind::Package | InputKind::PackageDiff => &["malicious-package"],
+        }
+    }
+}
+
+/// One thing to judge, with the text the pre-check and detectors see.
+#[derive(Debug, Clone)]
+pub struct Input {
+    pub id: Option<String>,
+    pub source: String,
+    pub kind: InputKind,
+    /// sha256 of the raw artifact bytes (for a version diff: of the new artifact).
+    pub sha256: String,
+    pub bytes: u64,
+    pub text: String,
+    pub notes: Vec<String>,
+    /// Set when the input could not be read or rendered: the input is blocked.
+    pub error: Option<String>,
+    /// For rendered packages: byte offset of each file section and its path.
+    pub sections: Vec<(usize, String)>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum InputError {
+    #[error("input path {0} does not exist (Canary reads local files only and never looks names up in a registry)")]
+    NotFound(PathBuf),
+    #[error("cannot read {path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+impl Input {
+    pub fn from_text(id: Option<String>, source: &str, raw: &[u8]) -> Input {
+        let mut notes = Vec::new();
+        let text = decode_lossy(raw, &mut notes);
+        let kind = if looks_like_diff(&text) {
+            InputKind::Diff
+        } else {
+            InputKind::Text
+        };
+        let error = if raw[..raw.len().min(8192)].contains(&0) {
+            Some(format!(
+                "{source} looks binary (NUL byte in the first 8 KB): not a text, diff or known package format; scan it as a package archive or convert it to text"
+            ))
+        } else {
+            None
+        };
+        Input {
+            id,
+            source: source.to_string(),
+            kind,
+            sha256: sha256_hex(raw),
+            bytes: raw.len() as u64,
+            text,
+            notes,
+            error,
+            sections: Vec::new(),
+        }
+    }
+
+    pub fn failed(id: Option<String>, source: &str, raw: &[u8], error: String) -> Input {
+        Input {
+            id,
+            source: source.to_string(),
+            kind: InputKind::Text,
+            sha256: sha256_hex(raw),
+            bytes: raw.len() as u64,
+            text: String::new(),
+            notes: Vec::new(),
+            error: Some(error),
+            sections: Vec::new(),
+        }
+    }
+
+    /// Maps a byte offset of the rendered text to `path:line` (packages only).
+    pub fn locate(&self, offset: usize) -> Option<String> {
+        let idx = self.sections.partition_point(|(start, _)| *start <= offset);
+        let (start, path) = self.sections.get(idx.checked_sub(1)?)?;
+        let end = offset.min(self.text.len());
+        let section = self.text.get(*start..end)?;
+        // Lines of the section before the offset, less the 3 header lines.
+        let line = section.bytes().filter(|b| *b == b'\n').count();
+        Some(format!("{path}:{}", line.saturating_sub(2).max(1)))
+    }
+}
+
+fn decode_lossy(raw: &[u8], notes: &mut Vec<String>) -> String {
+    match std::str::from_utf8(raw) {
+        Ok(s) => s.to_string(),
+        Err(_) => {
+            notes.push("input is not valid UTF-8; invalid bytes were replaced and the text scanned".into());
+            String::from_utf8_lossy(raw).into_owned()
+        }
+    }
+}
+
+/// A unified diff: a `diff --git` header, or `---`/`+++` followed by a hunk.
+pub fn looks_like_diff(text: &str) -> bool {
+    if text.starts_with("diff --git ") || text.contains("\ndiff --git ") {
+        return true;
+    }
+    let mut saw_minus = false;
+    let mut saw_plus = false;
+    for line in text.lines().take(20_000) {
+        if line.starts_with("--- ") {
+            saw_minus = true;
+        } else if saw_minus && line.starts_with("+++ ") {
+            saw_plus = true;
+        } else if saw_plus && line.starts_with("@@ ") {
+            return true;
+        }
+    }
+    false
+}
+
+/// Reads one path: a package archive or directory, or a text/diff file.
+pub fn read_path(path: &Path, limits: &Limits) -> Result<Input, InputError> {
+    let meta = std::fs::symlink_metadata(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => InputError::NotFound(path.to_path_buf()),
+        _ => InputError::Io {
+            path: path.to_path_buf(),
+            source: e,
+        },
+    })?;
+    let source = path.display().to_string();
+    if meta.is_dir() {
+        return Ok(render::render_package(None, path, limits));
+    }
+    if archive::ArchiveFormat::from_path(path).is_some() {
+        return Ok(render::render_package(None, path, limits));
+    }
+    let raw = read_capped(path, limits.max_input_bytes)?;
+    Ok(match raw {
+        Ok(raw) => Input::from_text(None, &source, &raw),
+        Err(size) => Input::failed(
+            None,
+            &source,
+            &[],
+            format!(
+                "{source} is {size} bytes, over the {} byte input limit (limits.max-input-bytes)",
+                limits.max_input_bytes
+            ),
+        ),
+    })
+}
+
+/// Reads a file unless it is larger than `cap`; `Ok(Err(size))` when it is.
+fn read_capped(path: &Path, cap: u64) -> Result<Result<Vec<u8>, u64>, InputError> {
+    let io = |source| InputError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let mut buf = Vec::new();
+    file.take(cap + 1).read_to_end(&mut buf).map_err(io)?;
+    if buf.len() as u64 > cap {
+        let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(cap + 1);
+        return Ok(Err(size));
+    }
+    Ok(Ok(buf))
+}
+
+/// Reads standard input as one text input.
+pub fn read_stdin(limits: &Limits) -> Result<Input, InputError> {
+    let mut buf = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(limits.max_input_bytes + 1)
+        .read_to_end(&mut buf)
+        .map_err(|source| InputError::Io {
+            path: PathBuf::from("-"),
+            source,
+        })?;
+    if buf.len() as u64 > limits.max_input_bytes {
+        return Ok(Input::failed(
+            None,
+            "-",
+            &[],
+            format!(
+                "standard input is over the {} byte input limit (limits.max-input-bytes)",
+                limits.max_input_bytes
+            ),
+        ));
+    }
+    Ok(Input::from_text(None, "-", &buf))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BatchLine {
+    id: serde_json::Value,
+    text: String,
+}
+
+/// Reads a JSONL batch: one `{"id": …, "text": …}` per line. A malformed line
+/// becomes an input-error input (blocked); the others go on. Blank lines are
+/// skipped.
+pub fn read_batch(path: &Path) -> Result<Vec<Input>, InputError> {
+    let file = std::fs::File::open(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => InputError::NotFound(path.to_path_buf()),
+        _ => InputError::Io {
+            path: path.to_path_buf(),
+            source: e,
+        },
+    })?;
+    let mut out = Vec::new();
+    let mut reader = std::io::BufReader::new(file);
+    let mut line = Vec::new();
+    let mut n = 0usize;
+    loop {
+        line.clear();
+        let read = reader
+            .read_until(b'\n', &mut line)
+            .map_err(|source| InputError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        if read == 0 {
+            break;
+        }
+        n += 1;
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let source = format!("{}:{n}", path.display());
+        let parsed = std::str::from_utf8(&line)
+            .map_err(|e| format!("not UTF-8: {e}"))
+            .and_then(|s| serde_json::from_str::<BatchLine>(s).map_err(|e| e.to_string()));
+        out.push(match parsed {
+            Ok(b) => {
+                let id = match b.id {
+                    serde_json::Value::String(s) => s,
+                    other => other.to_string(),
+                };
+                Input::from_text(Some(id), &source, b.text.as_bytes())
+            }
+            Err(e) => Input::failed(
+                Some(format!("line-{n}")),
+                &source,
+                &line,
+                format!("malformed batch line {n} of {}: {e}; expected {{\"id\": …, \"text\": …}}", path.display()),
+            ),
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diff_detection() {
+        assert!(looks_like_diff("diff --git a/x b/x\n"));
+        assert!(looks_like_diff("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n"));
+        assert!(!looks_like_diff("--- title ---\nsome prose\n"));
+    }
+
+    #[test]
+    fn lossy_and_binary() {
+        let i = Input::from_text(None, "x", b"caf\xe9 au lait");
+        assert!(i.error.is_none());
+        assert!(i.text.contains("caf\u{fffd}"));
+        assert_eq!(i.notes.len(), 1);
+        let b = Input::from_text(None, "x", b"\x7fELF\0\0\0");
+        assert!(b.error.as_deref().unwrap().contains("binary"));
+    }
+
+    #[test]
+    fn locate_maps_offsets_to_file_lines() {
+        let text = "--- /dev/null\n+++ b/a.py\n@@ -0,0 +1,2 @@\n+one\n+two\n--- /dev/null\n+++ b/b.js\n@@ -0,0 +1,1 @@\n+three\n";
+        let second = text.find("--- /dev/null\n+++ b/b.js").unwrap();
+        let mut i = Input::from_text(None, "x", text.as_bytes());
+        i.sections = vec![(0, "a.py".into()), (second, "b.js".into())];
+        let two = text.find("+two").unwrap();
+        assert_eq!(i.locate(two).as_deref(), Some("a.py:2"));
+        assert_eq!(i.locate(text.find("+three").unwrap()).as_deref(), Some("b.js:1"));
+    }
+}

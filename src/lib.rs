@@ -1,0 +1,20 @@
+//! Canary: a local-first harm gate for agentic systems.
+//!
+//! The stages, one module each: [`policy`] (the harm contract), [`input`]
+//! (files, diffs, batches, packages), [`precheck`] (the trained classifier),
+//! [`detector`] (constrained model votes), [`coordinator`] (bands, quorum and
+//! the fail-closed decision), [`report`] (the structured result), [`train`]
+//! and [`eval`] (building and measuring pre-check models). The `canary`
+//! binary is a thin CLI over this library ([`cli`]).
+
+pub mod cli;
+pub mod config;
+pub mod coordinator;
+pub mod detector;
+pub mod eval;
+pub mod input;
+pub mod policy;
+pub mod precheck;
+pub mod report;
+pub mod train;
+pub mod util;

@@ -1,0 +1,4 @@
+//! The `canary` binary: parses arguments and hands over to the library.
+fn main() {
+    std::process::exit(canary::cli::main());
+}

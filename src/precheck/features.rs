@@ -1,0 +1,324 @@
+//! Hashed text features shared by training and inference.
+//!
+//! Text is cut into tokens (runs of ASCII letters, digits and `_`, plus
+//! non-ASCII bytes; every other non-space byte is a token of its own). Each
+//! token gives a unigram feature, a bigram with the previous token, a shape
+//! feature for long tokens (encoded blobs), and, for a small vocabulary of
+//! behaviour words, a *concept* feature that is shared across ecosystems
+//! (`subprocess` and `child_process` both give `spawn`), so weights learnt on
+//! PyPI carry to npm. Features are bucket indices into the embedding table.
+//!
+//! This module must stay allocation-free per token: it is the hot path of
+//! every scan, and training must see exactly the features a scan sees.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+
+/// Feature settings; stored in the model's `config.json` so scans and training agree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct FeatureConfig {
+    /// Embedding rows = 2^buckets_log2.
+    pub buckets_log2: u32,
+    pub bigrams: bool,
+    pub concepts: bool,
+    pub shapes: bool,
+}
+
+impl Default for FeatureConfig {
+    fn default() -> Self {
+        FeatureConfig {
+            buckets_log2: 17,
+            bigrams: true,
+            concepts: true,
+            shapes: true,
+        }
+    }
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+#[inline]
+fn mix(x: u64) -> u64 {
+    // splitmix64 finaliser: spreads FNV's low-entropy high bits into the mask.
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Hash of a lowercased ASCII word, as the tokenizer computes it.
+pub fn word_hash(word: &str) -> u64 {
+    word.bytes().fold(FNV_OFFSET, |h, b| {
+        (h ^ b.to_ascii_lowercase() as u64).wrapping_mul(FNV_PRIME)
+    })
+}
+
+/// Behaviour concepts that carry across ecosystems. Order is part of the
+/// model format: append only.
+pub const CONCEPTS: &[(&str, &[&str])] = &[
+    (
+        "install-hook",
+        &[
+            "cmdclass", "postinstall", "preinstall", "prepublish", "preuninstall",
+            "postuninstall", "prepare", "install_requires_hook", "bdist_egg", "egg_info",
+        ],
+    ),
+    (
+        "spawn",
+        &[
+            "subprocess", "child_process", "popen", "system", "execsync", "exec_sync",
+            "spawn", "spawnsync", "execfile", "startfile", "powershell", "cmd", "bash",
+            "wscript", "cscript", "osascript", "check_output", "check_call", "shell",
+            "execa", "shelljs", "runtime",
+        ],
+    ),
+    (
+        "eval",
+        &[
+            "eval", "exec", "compile", "marshal", "__import__", "importlib", "vm",
+            "runinthiscontext", "runinnewcontext", "new_function", "pickle",
+        ],
+    ),
+    (
+        "decode",
+        &[
+            "b64decode", "base64", "atob", "btoa", "fromcharcode", "unhexlify", "fromhex",
+            "decompress", "zlib", "fernet", "rot13", "codecs", "decrypt", "xor", "b32decode",
+            "a85decode", "lzma", "bz2", "gunzip", "inflate", "charcodeat", "unescape",
+        ],
+    ),
+    (
+        "fetch",
+        &[
+            "urlopen", "urlretrieve", "requests", "urllib", "urllib2", "urllib3", "fetch",
+            "axios", "wget", "curl", "download", "socket", "httpx", "aiohttp", "xmlhttprequest",
+            "got", "needle", "invoke_webrequest", "webclient", "downloadstring", "downloadfile",
+        ],
+    ),
+    (
+        "exfil",
+        &[
+            "webhook", "webhooks", "discord", "discordapp", "telegram", "pastebin", "ngrok",
+            "hookbin", "pipedream", "burpcollaborator", "oastify", "interactsh", "ipinfo",
+            "ifconfig", "requestbin", "beeceptor", "dnslog", "canarytokens", "transfer",
+        ],
+    ),
+    (
+        "credential",
+        &[
+            "token", "tokens", "password", "passwords", "passwd", "cookies", "cookie",
+            "credentials", "ssh", "id_rsa", "aws", "npmrc", "pypirc", "wallet", "wallets",
+            "keychain", "localstorage", "leveldb", "login", "secret", "secrets", "environ",
+            "env", "appdata", "metamask", "exodus", "keyring", "shadow",
+        ],
+    ),
+    (
+        "host-recon",
+        &[
+            "hostname", "gethostname", "getuser", "getpass", "username", "userinfo", "homedir",
+            "platform", "uname", "whoami", "networkinterfaces", "getlogin", "cpus",
+        ],
+    ),
+    (
+        "persist",
+        &[
+            "chmod", "crontab", "startup", "autorun", "regedit", "reg", "schtasks",
+            "launchagents", "systemctl", "bashrc", "profile", "hidden", "attrib",
+        ],
+    ),
+    (
+        "ai-address",
+        &[
+            "assistant", "ai", "llm", "chatgpt", "gpt", "claude", "reviewer", "agent",
+            "model", "bot", "copilot",
+        ],
+    ),
+    (
+        "override",
+        &[
+            "ignore", "disregard", "forget", "override", "bypass", "jailbreak", "dan",
+            "unrestricted", "uncensored", "previous", "prior", "instructions", "instruction",
+            "rules", "guidelines", "restrictions", "pretend",
+        ],
+    ),
+    (
+        "verdict",
+        &[
+            "verdict", "benign", "harmless", "safe", "approve", "approved", "malicious",
+            "classify", "classification", "suppress", "report",
+        ],
+    ),
+];
+
+fn concept_table() -> &'static HashMap<u64, u32> {
+    static TABLE: OnceLock<HashMap<u64, u32>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut m = HashMap::new();
+        for (i, (_, words)) in CONCEPTS.iter().enumerate() {
+            for w in *words {
+                m.entry(word_hash(w)).or_insert(i as u32);
+            }
+        }
+        m
+    })
+}
+
+const SALT_UNI: u64 = 0x1;
+const SALT_BI: u64 = 0x2;
+const SALT_SHAPE: u64 = 0x3;
+const SALT_CONCEPT: u64 = 0x4;
+const SALT_CONCEPT_BI: u64 = 0x5;
+
+struct Tokenizer<'a> {
+    cfg: &'a FeatureConfig,
+    concepts: &'a HashMap<u64, u32>,
+    mask: u64,
+    prev: u64,
+    prev_concept: u64,
+}
+
+impl Tokenizer<'_> {
+    #[inline(always)]
+    fn finish<F: FnMut(u32)>(&mut self, h: u64, len: usize, digits: usize, upper: usize, emit: &mut F) {
+        let mask = self.mask;
+        emit((mix(h ^ SALT_UNI) & mask) as u32);
+        if self.cfg.bigrams {
+            emit((mix(self.prev.rotate_left(17) ^ h ^ SALT_BI) & mask) as u32);
+        }
+        if self.cfg.shapes && len >= 20 {
+            // Long tokens: encoded blobs, keys, hashes. Class by length and
+            // digit / upper-case share, not by content.
+            let len_class = (usize::BITS - len.leading_zeros()) as u64;
+            let digit_class = (digits * 4 / len) as u64;
+            let upper_class = (upper * 4 / len) as u64;
+            emit((mix((len_class << 8 | digit_class << 4 | upper_class) ^ SALT_SHAPE) & mask) as u32);
+        }
+        if self.cfg.concepts && len > 0 {
+            if let Some(c) = self.concepts.get(&h) {
+                let c = *c as u64;
+                emit((mix(c ^ SALT_CONCEPT) & mask) as u32);
+                if self.prev_concept != u64::MAX {
+                    emit((mix((self.prev_concept << 8 | c) ^ SALT_CONCEPT_BI) & mask) as u32);
+                }
+                self.prev_concept = c;
+            }
+        }
+        self.prev = h;
+    }
+}
+
+/// Calls `emit(bucket)` for every feature of `text`, in order.
+#[inline]
+pub fn for_each_feature(text: &[u8], cfg: &FeatureConfig, mut emit: impl FnMut(u32)) {
+    let mut t = Tokenizer {
+        cfg,
+        concepts: concept_table(),
+        mask: (1u64 << cfg.buckets_log2) - 1,
+        prev: 0,
+        prev_concept: u64::MAX,
+    };
+    let mut h = FNV_OFFSET;
+    let mut len = 0usize;
+    let mut digits = 0usize;
+    let mut upper = 0usize;
+    for &b in text {
+        let word = b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80;
+        if word {
+            h = (h ^ b.to_ascii_lowercase() as u64).wrapping_mul(FNV_PRIME);
+            len += 1;
+            digits += b.is_ascii_digit() as usize;
+            upper += b.is_ascii_uppercase() as usize;
+            continue;
+        }
+        if len > 0 {
+            t.finish(h, len, digits, upper, &mut emit);
+            h = FNV_OFFSET;
+            len = 0;
+            digits = 0;
+            upper = 0;
+        }
+        if !b.is_ascii_whitespace() {
+            // Punctuation is a token of its own ("|", "(", "=").
+            let ph = (FNV_OFFSET ^ b as u64).wrapping_mul(FNV_PRIME) ^ 0xff00;
+            t.finish(ph, 0, 0, 0, &mut emit);
+        }
+    }
+    if len > 0 {
+        t.finish(h, len, digits, upper, &mut emit);
+    }
+}
+
+/// Distinct features of a text with their share of all feature occurrences
+/// (the weights of the mean-pooled embedding bag). Used by training.
+pub fn weighted_features(text: &[u8], cfg: &FeatureConfig) -> (Vec<u32>, Vec<f32>) {
+    let mut counts: HashMap<u32, u32> = HashMap::new();
+    let mut total = 0u32;
+    for_each_feature(text, cfg, |f| {
+        *counts.entry(f).or_insert(0) += 1;
+        total += 1;
+    });
+    let mut pairs: Vec<(u32, u32)> = counts.into_iter().collect();
+    pairs.sort_unstable();
+    let n = total.max(1) as f32;
+    (
+        pairs.iter().map(|(f, _)| *f).collect(),
+        pairs.iter().map(|(_, c)| *c as f32 / n).collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn feats(s: &str) -> Vec<u32> {
+        let mut v = Vec::new();
+        for_each_feature(s.as_bytes(), &FeatureConfig::default(), |f| v.push(f));
+        v
+    }
+
+    #[test]
+    fn case_insensitive_and_deterministic() {
+        assert_eq!(feats("Hello World"), feats("hello world"));
+        assert_eq!(feats("a  b\n\tc"), feats("a b c"));
+        assert_ne!(feats("a b"), feats("b a"));
+    }
+
+    #[test]
+    fn concepts_carry_across_ecosystems() {
+        let cfg = FeatureConfig::default();
+        let concept = |s: &str| {
+            let mut v = Vec::new();
+            for_each_feature(s.as_bytes(), &cfg, |f| v.push(f));
+            v
+        };
+        // "subprocess" and "child_process" share the spawn concept feature.
+        let py = concept("subprocess");
+        let js = concept("child_process");
+        let shared: Vec<_> = py.iter().filter(|f| js.contains(f)).collect();
+        assert!(!shared.is_empty(), "{py:?} {js:?}");
+        // Plain words do not.
+        let a = concept("banana");
+        assert!(!a.iter().any(|f| js.contains(f)));
+    }
+
+    #[test]
+    fn long_tokens_get_a_shape() {
+        let short = feats("abc");
+        let long = feats("aGVsbG8gd29ybGQgdGhpcyBpcyBiYXNlNjQ");
+        assert_eq!(short.len(), 2);
+        assert_eq!(long.len(), 3);
+    }
+
+    #[test]
+    fn weights_sum_to_one() {
+        let (ids, w) = weighted_features(b"import os; os.system('x')", &FeatureConfig::default());
+        assert_eq!(ids.len(), w.len());
+        assert!((w.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+        let (ids, w) = weighted_features(b"", &FeatureConfig::default());
+        assert!(ids.is_empty() && w.is_empty());
+    }
+}

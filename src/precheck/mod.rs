@@ -1,0 +1,230 @@
+//! The pre-check: a small trained classifier that scores an input for one
+//! policy and puts it in a band (harmful / harmless / uncertain).
+//!
+//! Long inputs are cut into overlapping slices; the score is the maximum over
+//! slices, and the top slice's byte span is reported. Models are resolved from
+//! a reference: `builtin:NAME` (embedded in the binary), a local directory,
+//! or `hf:REPO[@REVISION]` (downloaded with hf-hub, the only online path).
+//!
+//! This module must never return a score it did not compute: a model that
+//! fails to load or verify is an error, and the gate then refuses to run.
+
+pub mod features;
+pub mod model;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::config::Thresholds;
+use crate::report::Span;
+
+pub use model::{HashedModel, ModelError};
+
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/embedded_models.rs"));
+}
+
+/// The result of scoring one input.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PrecheckScore {
+    pub score: f32,
+    pub slices: usize,
+    pub top_slice: Span,
+}
+
+/// The pre-check seam: anything that scores text for one policy.
+pub trait Precheck: Send + Sync {
+    /// Model name and weight hash prefix, for reports.
+    fn model_id(&self) -> &str;
+    /// The model's calibrated thresholds.
+    fn thresholds(&self) -> Thresholds;
+    fn score(&self, text: &[u8]) -> PrecheckScore;
+}
+
+/// Overlapping windows covering `len` bytes. An empty input is one empty slice.
+pub fn slices(len: usize, window: usize, overlap: usize) -> Vec<Span> {
+    let window = window.max(1);
+    let step = window.saturating_sub(overlap).max(1);
+    if len <= window {
+        return vec![Span { start: 0, end: len }];
+    }
+    let mut out = Vec::new();
+    let mut start = 0;
+    loop {
+        let end = (start + window).min(len);
+        out.push(Span { start, end });
+        if end == len {
+            break;
+        }
+        start += step;
+    }
+    out
+}
+
+impl Precheck for HashedModel {
+    fn model_id(&self) -> &str {
+        &self.id
+    }
+
+    fn thresholds(&self) -> Thresholds {
+        self.config.thresholds
+    }
+
+    fn score(&self, text: &[u8]) -> PrecheckScore {
+        let spans = slices(text.len(), self.config.window, self.config.overlap);
+        let mut best = PrecheckScore {
+            score: f32::NEG_INFINITY,
+            slices: spans.len(),
+            top_slice: spans[0],
+        };
+        for span in &spans {
+            let slice = &text[span.start..span.end];
+            let s = if self.on_cpu() {
+                self.score_slice(slice)
+            } else {
+                // A device error must not become a low score: NaN is uncertain.
+                self.score_slice_candle(slice).unwrap_or(f32::NAN)
+            };
+            if s.is_nan() {
+                best.score = f32::NAN;
+                best.top_slice = *span;
+                break;
+            }
+            if s > best.score {
+                best.score = s;
+                best.top_slice = *span;
+            }
+        }
+        best
+    }
+}
+
+/// Names of the models compiled into this binary.
+pub fn builtin_models() -> Vec<&'static str> {
+    embedded::EMBEDDED_MODELS.iter().map(|m| m.0).collect()
+}
+
+/// Picks the candle device for the pre-check.
+pub fn device(name: Option<&str>) -> Result<candle_core::Device, ModelError> {
+    match name.unwrap_or("cpu") {
+        "cpu" => Ok(candle_core::Device::Cpu),
+        "cuda" => candle_core::Device::new_cuda(0).map_err(|e| {
+            ModelError::Unavailable("cuda".into(), format!("{e} (build with --features cuda)"))
+        }),
+        "metal" => candle_core::Device::new_metal(0).map_err(|e| {
+            ModelError::Unavailable("metal".into(), format!("{e} (build with --features metal)"))
+        }),
+        other => Err(ModelError::Unavailable(other.into(), "unknown device".into())),
+    }
+}
+
+/// Loads a model from a reference; relative paths resolve against `base`.
+pub fn load(
+    reference: &str,
+    base: Option<&Path>,
+    device: &candle_core::Device,
+) -> Result<Arc<HashedModel>, ModelError> {
+    if let Some(name) = reference.strip_prefix("builtin:") {
+        let Some((_, config, weights, manifest)) =
+            embedded::EMBEDDED_MODELS.iter().find(|m| m.0 == name)
+        else {
+            return Err(ModelError::Unavailable(
+                reference.into(),
+                format!(
+                    "this binary ships no model named `{name}` (built-ins: {:?})",
+                    builtin_models()
+                ),
+            ));
+        };
+        let files = model::ModelFiles {
+            origin: format!("builtin:{name}"),
+            config: (*config).into(),
+            weights: (*weights).into(),
+            manifest: (*manifest).into(),
+        };
+        return HashedModel::load(&files, device).map(Arc::new);
+    }
+    if let Some(repo) = reference.strip_prefix("hf:") {
+        let dir = hub_download(repo)?;
+        return load_dir(&dir, device);
+    }
+    let path = PathBuf::from(reference);
+    let path = match base {
+        Some(b) if path.is_relative() => b.join(path),
+        _ => path,
+    };
+    load_dir(&path, device)
+}
+
+pub fn load_dir(dir: &Path, device: &candle_core::Device) -> Result<Arc<HashedModel>, ModelError> {
+    if !dir.is_dir() {
+        return Err(ModelError::Unavailable(
+            dir.display().to_string(),
+            "no such model directory (expected config.json, model.safetensors and manifest.json)"
+                .into(),
+        ));
+    }
+    let files = model::ModelFiles::from_dir(dir)?;
+    HashedModel::load(&files, device).map(Arc::new)
+}
+
+#[cfg(feature = "hub")]
+fn hub_download(repo: &str) -> Result<PathBuf, ModelError> {
+    let (repo_id, revision) = match repo.split_once('@') {
+        Some((r, rev)) => (r.to_string(), rev.to_string()),
+        None => (repo.to_string(), "main".to_string()),
+    };
+    let err = |e: hf_hub::api::sync::ApiError| {
+        ModelError::Unavailable(format!("hf:{repo}"), format!("hf-hub download failed: {e}"))
+    };
+    let api = hf_hub::api::sync::ApiBuilder::new()
+        .with_progress(false)
+        .build()
+        .map_err(err)?;
+    let r = api.repo(hf_hub::Repo::with_revision(
+        repo_id,
+        hf_hub::RepoType::Model,
+        revision,
+    ));
+    let mut dir = None;
+    for f in ["config.json", "model.safetensors", "manifest.json"] {
+        let p = r.get(f).map_err(err)?;
+        dir = p.parent().map(Path::to_path_buf);
+    }
+    dir.ok_or_else(|| ModelError::Unavailable(format!("hf:{repo}"), "empty download".into()))
+}
+
+#[cfg(not(feature = "hub"))]
+fn hub_download(repo: &str) -> Result<PathBuf, ModelError> {
+    Err(ModelError::Unavailable(
+        format!("hf:{repo}"),
+        "this binary was built without the `hub` feature; download the model folder and pass its path"
+            .into(),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slices_cover_with_overlap() {
+        assert_eq!(slices(0, 10, 2), vec![Span { start: 0, end: 0 }]);
+        assert_eq!(slices(10, 10, 2).len(), 1);
+        let s = slices(25, 10, 2);
+        assert_eq!(s[0], Span { start: 0, end: 10 });
+        assert_eq!(s[1], Span { start: 8, end: 18 });
+        assert_eq!(s.last().unwrap().end, 25);
+        for w in s.windows(2) {
+            assert_eq!(w[0].end - w[1].start, 2, "consecutive slices overlap");
+        }
+    }
+
+    #[test]
+    fn unknown_builtin_fails_closed() {
+        let err = load("builtin:nope", None, &candle_core::Device::Cpu).unwrap_err();
+        assert!(err.to_string().contains("nope"));
+        let err = load("/no/such/dir", None, &candle_core::Device::Cpu).unwrap_err();
+        assert!(err.to_string().contains("/no/such/dir"));
+    }
+}

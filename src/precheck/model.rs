@@ -1,0 +1,348 @@
+//! The pre-check model: a hashed embedding bag with one hidden layer.
+//!
+//! `score = sigmoid(w2 · relu(W1 · mean(E[f] for f in features) + b1) + b2)`
+//!
+//! Weights live in `model.safetensors` (embedding stored as f16 to keep the
+//! file small), the architecture and calibrated thresholds in `config.json`,
+//! and provenance plus the sha256 of both files in `manifest.json`. Loading
+//! verifies both hashes and refuses a model that does not match: a gate must
+//! never scan with weights it cannot vouch for.
+//!
+//! Inference on CPU is plain Rust over the weights (the hot path, tens of
+//! MB/s); on CUDA/Metal the same forward pass runs as candle ops.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use candle_core::{DType, Device, Tensor};
+use serde::{Deserialize, Serialize};
+
+use super::features::{for_each_feature, FeatureConfig};
+use crate::config::Thresholds;
+use crate::util::sha256_hex;
+
+pub const MODEL_FORMAT: &str = "canary.precheck/v1";
+
+#[derive(Debug, thiserror::Error)]
+pub enum ModelError {
+    #[error("cannot read model file {path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("model file {path} is invalid: {message}")]
+    Invalid { path: String, message: String },
+    #[error("model file {path} does not match its manifest (sha256 {actual}, manifest says {expected}); the model is corrupt or was altered: retrain it or restore the shipped file")]
+    HashMismatch {
+        path: String,
+        expected: String,
+        actual: String,
+    },
+    #[error("model reference {0:?} is not available: {1}")]
+    Unavailable(String, String),
+    #[error("candle error on model {path}: {source}")]
+    Candle {
+        path: String,
+        source: candle_core::Error,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ModelConfig {
+    pub format: String,
+    /// Model name (usually the policy id it was trained for).
+    pub name: String,
+    pub features: FeatureConfig,
+    pub dim: usize,
+    pub hidden: usize,
+    /// Slice length in bytes, and overlap between consecutive slices.
+    pub window: usize,
+    pub overlap: usize,
+    pub thresholds: Thresholds,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct DataFile {
+    pub path: String,
+    pub sha256: String,
+    pub rows: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Manifest {
+    pub format: String,
+    pub weights_sha256: String,
+    pub config_sha256: String,
+    pub command: String,
+    pub seed: u64,
+    pub epochs: usize,
+    pub data: Vec<DataFile>,
+    pub dev: Vec<DataFile>,
+    pub dev_metrics: serde_json::Value,
+}
+
+/// The three files of a model folder, as bytes.
+pub struct ModelFiles<'a> {
+    pub origin: String,
+    pub config: std::borrow::Cow<'a, [u8]>,
+    pub weights: std::borrow::Cow<'a, [u8]>,
+    pub manifest: std::borrow::Cow<'a, [u8]>,
+}
+
+impl ModelFiles<'static> {
+    pub fn from_dir(dir: &Path) -> Result<ModelFiles<'static>, ModelError> {
+        let read = |name: &str| {
+            let p = dir.join(name);
+            std::fs::read(&p).map_err(|source| ModelError::Read {
+                path: p.display().to_string(),
+                source,
+            })
+        };
+        Ok(ModelFiles {
+            origin: dir.display().to_string(),
+            config: read("config.json")?.into(),
+            weights: read("model.safetensors")?.into(),
+            manifest: read("manifest.json")?.into(),
+        })
+    }
+}
+
+/// Weights on the CPU, in f32, row-major.
+#[derive(Debug, Clone)]
+pub struct Weights {
+    pub embedding: Vec<f32>,
+    pub w1: Vec<f32>,
+    pub b1: Vec<f32>,
+    pub w2: Vec<f32>,
+    pub b2: f32,
+}
+
+#[derive(Debug, Clone)]
+pub struct HashedModel {
+    pub config: ModelConfig,
+    pub weights: Weights,
+    /// `name@sha256-prefix`, as shown in reports.
+    pub id: String,
+    pub weights_sha256: String,
+    pub manifest: Manifest,
+    device: Device,
+}
+
+impl HashedModel {
+    /// Verifies and loads a model from its files.
+    pub fn load(files: &ModelFiles<'_>, device: &Device) -> Result<HashedModel, ModelError> {
+        let path = |name: &str| format!("{}/{}", files.origin, name);
+        let manifest: Manifest =
+            serde_json::from_slice(&files.manifest).map_err(|e| ModelError::Invalid {
+                path: path("manifest.json"),
+                message: e.to_string(),
+            })?;
+        let weights_sha = sha256_hex(&files.weights);
+        if weights_sha != manifest.weights_sha256 {
+            return Err(ModelError::HashMismatch {
+                path: path("model.safetensors"),
+                expected: manifest.weights_sha256.clone(),
+                actual: weights_sha,
+            });
+        }
+        let config_sha = sha256_hex(&files.config);
+        if config_sha != manifest.config_sha256 {
+            return Err(ModelError::HashMismatch {
+                path: path("config.json"),
+                expected: manifest.config_sha256.clone(),
+                actual: config_sha,
+            });
+        }
+        let config: ModelConfig =
+            serde_json::from_slice(&files.config).map_err(|e| ModelError::Invalid {
+                path: path("config.json"),
+                message: e.to_string(),
+            })?;
+        if config.format != MODEL_FORMAT {
+            return Err(ModelError::Invalid {
+                path: path("config.json"),
+                message: format!("format {:?}, expected {MODEL_FORMAT:?}", config.format),
+            });
+        }
+        if config.window == 0 || config.overlap >= config.window || config.features.buckets_log2 > 24 {
+            return Err(ModelError::Invalid {
+                path: path("config.json"),
+                message: "window must be positive and larger than overlap; buckets-log2 at most 24".into(),
+            });
+        }
+        let tensors = candle_core::safetensors::load_buffer(&files.weights, &Device::Cpu)
+            .map_err(|source| ModelError::Candle {
+                path: path("model.safetensors"),
+                source,
+            })?;
+        let weights = weights_from_tensors(&tensors, &config).map_err(|message| {
+            ModelError::Invalid {
+                path: path("model.safetensors"),
+                message,
+            }
+        })?;
+        Ok(HashedModel {
+            id: format!("{}@{}", config.name, &manifest.weights_sha256[..12]),
+            weights_sha256: manifest.weights_sha256.clone(),
+            config,
+            weights,
+            manifest,
+            device: device.clone(),
+        })
+    }
+
+    /// Builds a model from in-memory weights (training uses this to score dev).
+    pub fn from_parts(config: ModelConfig, weights: Weights) -> HashedModel {
+        HashedModel {
+            id: format!("{}@unsaved", config.name),
+            weights_sha256: String::new(),
+            manifest: Manifest {
+                format: MODEL_FORMAT.into(),
+                weights_sha256: String::new(),
+                config_sha256: String::new(),
+                command: String::new(),
+                seed: 0,
+                epochs: 0,
+                data: vec![],
+                dev: vec![],
+                dev_metrics: serde_json::Value::Null,
+            },
+            config,
+            weights,
+            device: Device::Cpu,
+        }
+    }
+
+    /// Score of one slice (plain Rust, CPU).
+    pub fn score_slice(&self, text: &[u8]) -> f32 {
+        let d = self.config.dim;
+        let emb = &self.weights.embedding;
+        let mut acc = vec![0f32; d];
+        let mut n = 0u32;
+        for_each_feature(text, &self.config.features, |f| {
+            let row = &emb[f as usize * d..f as usize * d + d];
+            for (a, r) in acc.iter_mut().zip(row) {
+                *a += r;
+            }
+            n += 1;
+        });
+        let inv = 1.0 / n.max(1) as f32;
+        self.head(&acc, inv)
+    }
+
+    fn head(&self, pooled_sum: &[f32], inv: f32) -> f32 {
+        let d = self.config.dim;
+        let w = &self.weights;
+        let mut logit = w.b2;
+        for j in 0..self.config.hidden {
+            let row = &w.w1[j * d..(j + 1) * d];
+            let mut z = w.b1[j];
+            for (a, b) in row.iter().zip(pooled_sum) {
+                z += a * b * inv;
+            }
+            logit += w.w2[j] * z.max(0.0);
+        }
+        sigmoid(logit)
+    }
+
+    /// Score of one slice with candle ops on the model's device (CUDA/Metal path;
+    /// also used on CPU by tests to check both paths agree).
+    pub fn score_slice_candle(&self, text: &[u8]) -> candle_core::Result<f32> {
+        let mut ids = Vec::new();
+        for_each_feature(text, &self.config.features, |f| ids.push(f));
+        let dev = &self.device;
+        let d = self.config.dim;
+        let rows = 1usize << self.config.features.buckets_log2;
+        let emb = Tensor::from_slice(&self.weights.embedding, (rows, d), dev)?;
+        let pooled = if ids.is_empty() {
+            Tensor::zeros((1, d), DType::F32, dev)?
+        } else {
+            let n = ids.len();
+            let idx = Tensor::from_vec(ids, n, dev)?;
+            (emb.index_select(&idx, 0)?.sum_keepdim(0)? / n as f64)?
+        };
+        let w1 = Tensor::from_slice(&self.weights.w1, (self.config.hidden, d), dev)?;
+        let b1 = Tensor::from_slice(&self.weights.b1, self.config.hidden, dev)?;
+        let w2 = Tensor::from_slice(&self.weights.w2, (1, self.config.hidden), dev)?;
+        let h = pooled.matmul(&w1.t()?)?.broadcast_add(&b1)?.relu()?;
+        let logit = (h.matmul(&w2.t()?)? + self.weights.b2 as f64)?;
+        let v: Vec<f32> = logit.flatten_all()?.to_vec1()?;
+        Ok(sigmoid(v[0]))
+    }
+
+    pub fn on_cpu(&self) -> bool {
+        self.device.is_cpu()
+    }
+
+    /// Serialises the weights (embedding as f16) and returns the bytes.
+    pub fn weights_to_safetensors(weights: &Weights, config: &ModelConfig) -> candle_core::Result<Vec<u8>> {
+        let rows = 1usize << config.features.buckets_log2;
+        let dev = Device::Cpu;
+        let mut map: HashMap<String, Tensor> = HashMap::new();
+        map.insert(
+            "embedding".into(),
+            Tensor::from_slice(&weights.embedding, (rows, config.dim), &dev)?.to_dtype(DType::F16)?,
+        );
+        map.insert("w1".into(), Tensor::from_slice(&weights.w1, (config.hidden, config.dim), &dev)?);
+        map.insert("b1".into(), Tensor::from_slice(&weights.b1, config.hidden, &dev)?);
+        map.insert("w2".into(), Tensor::from_slice(&weights.w2, config.hidden, &dev)?);
+        map.insert("b2".into(), Tensor::from_slice(&[weights.b2], 1, &dev)?);
+        let tmp = std::env::temp_dir().join(format!(
+            "canary-weights-{}-{}.safetensors",
+            std::process::id(),
+            rand::random::<u64>()
+        ));
+        candle_core::safetensors::save(&map, &tmp)?;
+        let bytes = std::fs::read(&tmp)?;
+        let _ = std::fs::remove_file(&tmp);
+        Ok(bytes)
+    }
+
+    /// Rounds the embedding through f16, as saving does, so in-memory scores
+    /// match the saved model's exactly.
+    pub fn round_like_saved(weights: &mut Weights) {
+        for x in &mut weights.embedding {
+            *x = half::f16::from_f32(*x).to_f32();
+        }
+    }
+}
+
+fn weights_from_tensors(t: &HashMap<String, Tensor>, c: &ModelConfig) -> Result<Weights, String> {
+    let get = |name: &str, shape: &[usize]| -> Result<Vec<f32>, String> {
+        let x = t.get(name).ok_or_else(|| format!("missing tensor `{name}`"))?;
+        if x.dims() != shape {
+            return Err(format!("tensor `{name}` has shape {:?}, expected {shape:?}", x.dims()));
+        }
+        x.to_dtype(DType::F32)
+            .and_then(|x| x.flatten_all())
+            .and_then(|x| x.to_vec1::<f32>())
+            .map_err(|e| format!("tensor `{name}`: {e}"))
+    };
+    let rows = 1usize << c.features.buckets_log2;
+    let weights = Weights {
+        embedding: get("embedding", &[rows, c.dim])?,
+        w1: get("w1", &[c.hidden, c.dim])?,
+        b1: get("b1", &[c.hidden])?,
+        w2: get("w2", &[c.hidden])?,
+        b2: get("b2", &[1])?[0],
+    };
+    let finite = weights
+        .embedding
+        .iter()
+        .chain(&weights.w1)
+        .chain(&weights.b1)
+        .chain(&weights.w2)
+        .all(|x| x.is_finite())
+        && weights.b2.is_finite();
+    if !finite {
+        return Err("weights contain NaN or infinity".into());
+    }
+    Ok(weights)
+}
+
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}

@@ -1,0 +1,311 @@
+//! The structured report (`canary.report/v1`) and its renderings.
+//!
+//! Callers key off `decision`; everything else explains it. The report never
+//! carries the scanned text itself, so it is safe to log (the audit log is the
+//! report, one JSON line per decision), and it never carries a secret.
+
+pub mod sarif;
+
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+
+pub const SCHEMA: &str = "canary.report/v1";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Decision {
+    Allow,
+    Block,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Reason {
+    PrecheckHarmless,
+    QuorumHarmless,
+    Allowlisted,
+    PrecheckHarmful,
+    QuorumHarmful,
+    Inconclusive,
+    InputError,
+}
+
+impl Reason {
+    pub fn decision(self) -> Decision {
+        match self {
+            Reason::PrecheckHarmless | Reason::QuorumHarmless | Reason::Allowlisted => {
+                Decision::Allow
+            }
+            _ => Decision::Block,
+        }
+    }
+
+    /// Process exit code for a report with this reason (the highest wins).
+    pub fn exit_code(self) -> i32 {
+        match self {
+            Reason::PrecheckHarmless | Reason::QuorumHarmless | Reason::Allowlisted => 0,
+            Reason::PrecheckHarmful | Reason::QuorumHarmful => 1,
+            Reason::Inconclusive | Reason::InputError => 2,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::PrecheckHarmless => "precheck-harmless",
+            Reason::QuorumHarmless => "quorum-harmless",
+            Reason::Allowlisted => "allowlisted",
+            Reason::PrecheckHarmful => "precheck-harmful",
+            Reason::QuorumHarmful => "quorum-harmful",
+            Reason::Inconclusive => "inconclusive",
+            Reason::InputError => "input-error",
+        }
+    }
+}
+
+/// What the pre-check said of the score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Band {
+    Harmful,
+    Harmless,
+    Uncertain,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Vote {
+    Harmful,
+    Harmless,
+    Failed,
+    Skipped,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InputInfo {
+    pub id: Option<String>,
+    pub source: String,
+    pub kind: String,
+    pub sha256: String,
+    pub bytes: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PrecheckReport {
+    /// Model id and weight hash prefix; null when the policy has no model.
+    pub model: Option<String>,
+    pub score: Option<f32>,
+    pub band: Band,
+    pub slices: usize,
+    pub top_slice: Option<Span>,
+    /// Where the top slice lies, when the input is a rendered package: `path:line`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TokenUsage {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+}
+
+impl std::ops::AddAssign for TokenUsage {
+    fn add_assign(&mut self, o: TokenUsage) {
+        self.input_tokens += o.input_tokens;
+        self.output_tokens += o.output_tokens;
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DetectorReport {
+    pub id: String,
+    pub model: String,
+    pub vote: Vote,
+    pub error: Option<String>,
+    pub latency_ms: u64,
+    pub calls: u32,
+    pub usage: TokenUsage,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuorumReport {
+    pub required: usize,
+    pub harmful: usize,
+    pub harmless: usize,
+    pub failed: usize,
+    pub skipped: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PolicyReport {
+    pub id: String,
+    pub decision: Decision,
+    pub reason: Reason,
+    pub precheck: PrecheckReport,
+    pub detectors: Vec<DetectorReport>,
+    pub quorum: QuorumReport,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct Usage {
+    pub detector_calls: u64,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub schema: String,
+    pub input: InputInfo,
+    pub decision: Decision,
+    pub reason: Reason,
+    /// Why the input could not be scanned, or why it was allowlisted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// Observations about the input (links not followed, files skipped, ...).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    pub policies: Vec<PolicyReport>,
+    pub usage: Usage,
+    pub elapsed_ms: u64,
+}
+
+impl Report {
+    pub fn exit_code(&self) -> i32 {
+        self.reason.exit_code()
+    }
+
+    /// Combines per-policy outcomes: the input is blocked if any policy blocks,
+    /// and the report's reason is the most severe one.
+    pub fn overall_reason(policies: &[PolicyReport]) -> Reason {
+        policies
+            .iter()
+            .map(|p| p.reason)
+            .max()
+            .unwrap_or(Reason::Inconclusive)
+    }
+
+    /// A blocked report for an input that could not be read or rendered.
+    pub fn input_error(input: InputInfo, error: String, notes: Vec<String>) -> Report {
+        Report {
+            schema: SCHEMA.to_string(),
+            input,
+            decision: Decision::Block,
+            reason: Reason::InputError,
+            error: Some(error),
+            notes,
+            policies: Vec::new(),
+            usage: Usage::default(),
+            elapsed_ms: 0,
+        }
+    }
+
+    pub fn to_json_pretty(&self) -> String {
+        serde_json::to_string_pretty(self).expect("reports always serialize")
+    }
+
+    pub fn to_json_line(&self) -> String {
+        serde_json::to_string(self).expect("reports always serialize")
+    }
+
+    /// A short human rendering, for terminals.
+    pub fn to_human(&self) -> String {
+        let mut s = String::new();
+        let verdict = match self.decision {
+            Decision::Allow => "ALLOW",
+            Decision::Block => "BLOCK",
+        };
+        let name = self.input.id.as_deref().unwrap_or(&self.input.source);
+        let _ = writeln!(
+            s,
+            "{verdict} {name} ({}, {} bytes) reason: {}",
+            self.input.kind,
+            self.input.bytes,
+            self.reason.as_str()
+        );
+        if let Some(e) = &self.error {
+            let _ = writeln!(s, "  error: {e}");
+        }
+        for n in &self.notes {
+            let _ = writeln!(s, "  note: {n}");
+        }
+        for p in &self.policies {
+            let score = p
+                .precheck
+                .score
+                .map_or("n/a".to_string(), |x| format!("{x:.4}"));
+            let top = p
+                .precheck
+                .top_slice
+                .map(|t| format!(", top slice bytes {}..{}", t.start, t.end))
+                .unwrap_or_default();
+            let loc = p
+                .precheck
+                .location
+                .as_ref()
+                .map(|l| format!(" at {l}"))
+                .unwrap_or_default();
+            let _ = writeln!(
+                s,
+                "  policy {}: {} ({}) pre-check score {score} band {:?}, {} slice(s){top}{loc}",
+                p.id,
+                match p.decision {
+                    Decision::Allow => "allow",
+                    Decision::Block => "block",
+                },
+                p.reason.as_str(),
+                p.precheck.band,
+                p.precheck.slices,
+            );
+            for d in &p.detectors {
+                let _ = writeln!(
+                    s,
+                    "    detector {} ({}): {:?}{} in {} ms, {} in / {} out tokens",
+                    d.id,
+                    d.model,
+                    d.vote,
+                    d.error
+                        .as_ref()
+                        .map(|e| format!(" [{e}]"))
+                        .unwrap_or_default(),
+                    d.latency_ms,
+                    d.usage.input_tokens,
+                    d.usage.output_tokens
+                );
+            }
+            if !p.detectors.is_empty() {
+                let q = p.quorum;
+                let _ = writeln!(
+                    s,
+                    "    quorum {}: {} harmful, {} harmless, {} failed, {} skipped",
+                    q.required, q.harmful, q.harmless, q.failed, q.skipped
+                );
+            }
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reasons_order_by_severity_and_map_to_exit_codes() {
+        assert!(Reason::PrecheckHarmful > Reason::QuorumHarmless);
+        assert!(Reason::Inconclusive > Reason::QuorumHarmful);
+        assert_eq!(Reason::Allowlisted.exit_code(), 0);
+        assert_eq!(Reason::QuorumHarmful.exit_code(), 1);
+        assert_eq!(Reason::InputError.exit_code(), 2);
+        assert_eq!(Reason::Inconclusive.decision(), Decision::Block);
+        assert_eq!(Report::overall_reason(&[]), Reason::Inconclusive);
+        let json = serde_json::to_string(&Reason::PrecheckHarmless).unwrap();
+        assert_eq!(json, "\"precheck-harmless\"");
+    }
+}

@@ -1,0 +1,117 @@
+//! Small helpers shared by several stages: hashing, dates, loopback checks.
+//! Nothing here performs I/O beyond what its name says.
+
+use sha2::{Digest, Sha256};
+
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+/// Parses `YYYY-MM-DD` into a comparable (year, month, day).
+pub fn parse_date(s: &str) -> Option<(i32, u32, u32)> {
+    let mut it = s.trim().splitn(3, '-');
+    let (y, m, d) = (it.next()?, it.next()?, it.next()?);
+    if y.len() != 4 || m.len() != 2 || d.len() != 2 {
+        return None;
+    }
+    let (y, m, d): (i32, u32, u32) = (y.parse().ok()?, m.parse().ok()?, d.parse().ok()?);
+    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    let days = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    if !(1..=12).contains(&m) || d == 0 || d > days[(m - 1) as usize] {
+        return None;
+    }
+    Some((y, m, d))
+}
+
+/// Today's UTC date, from the system clock (civil-from-days, Howard Hinnant).
+pub fn today_utc() -> (i32, u32, u32) {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0);
+    civil_from_days(secs.div_euclid(86_400))
+}
+
+pub fn civil_from_days(z: i64) -> (i32, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    ((if m <= 2 { y + 1 } else { y }) as i32, m, d)
+}
+
+/// Whether a URL's host is on this machine (127.0.0.0/8, ::1, localhost),
+/// decided from the text of the URL alone: no DNS lookup is made.
+pub fn is_loopback_url(url: &str) -> bool {
+    let Some(rest) = url
+        .strip_prefix("http://")
+        .or_else(|| url.strip_prefix("https://"))
+    else {
+        return false;
+    };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    if authority.contains('@') {
+        // userinfo can disguise the real host; refuse rather than parse cleverly.
+        return false;
+    }
+    let host = if let Some(v6) = authority.strip_prefix('[') {
+        match v6.split_once(']') {
+            Some((h, _)) => h,
+            None => return false,
+        }
+    } else {
+        authority.rsplit_once(':').map_or(authority, |(h, _)| h)
+    };
+    let host = host.to_ascii_lowercase();
+    if host == "localhost" || host == "::1" || host == "0:0:0:0:0:0:0:1" {
+        return true;
+    }
+    match host.parse::<std::net::Ipv4Addr>() {
+        Ok(ip) => ip.is_loopback(),
+        Err(_) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(parse_date("2024-02-29"), Some((2024, 2, 29)));
+        assert_eq!(parse_date("2023-02-29"), None);
+        assert_eq!(parse_date("2024-13-01"), None);
+        assert_eq!(parse_date("24-01-01"), None);
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(20_415), (2025, 11, 22));
+    }
+
+    #[test]
+    fn loopback_is_decided_without_dns() {
+        for url in [
+            "http://127.0.0.1:11434/v1",
+            "http://127.8.9.10/v1",
+            "http://localhost:8080",
+            "https://LOCALHOST/v1",
+            "http://[::1]:8000/v1",
+        ] {
+            assert!(is_loopback_url(url), "{url}");
+        }
+        for url in [
+            "https://api.anthropic.com/v1",
+            "http://10.0.0.1/v1",
+            "http://localhost.evil.example/v1",
+            "http://127.0.0.1@evil.example/v1",
+            "http://[::2]/",
+            "ftp://127.0.0.1/",
+            "http://0.0.0.0:80/",
+        ] {
+            assert!(!is_loopback_url(url), "{url}");
+        }
+    }
+}
