@@ -22,7 +22,8 @@ fn main() {
         }
     }
     entries.sort();
-    let mut code = String::from("pub static EMBEDDED_MODELS: &[(&str, &[u8], &[u8], &[u8])] = &[\n");
+    let mut code =
+        String::from("pub static EMBEDDED_MODELS: &[(&str, &[u8], &[u8], &[u8])] = &[\n");
     for (name, p) in &entries {
         let inc = |f: &str| format!("include_bytes!({:?})", p.join(f).display().to_string());
         let _ = writeln!(

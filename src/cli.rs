@@ -25,7 +25,11 @@ use crate::report::Report;
 pub const EXIT_USAGE: i32 = 3;
 
 #[derive(Parser, Debug)]
-#[command(name = "canary", version, about = "Local-first harm gate: is this input safe enough, under a named harm policy, to go on?")]
+#[command(
+    name = "canary",
+    version,
+    about = "Local-first harm gate: is this input safe enough, under a named harm policy, to go on?"
+)]
 struct Cli {
     /// Config file (default: ./canary.toml if present).
     #[arg(long, global = true)]
@@ -53,6 +57,9 @@ enum Command {
         /// Earlier version to diff against.
         #[arg(long)]
         base: Option<PathBuf>,
+        /// Apply the training corpus caps (16 KB per file, 64 KB per sample).
+        #[arg(long)]
+        corpus: bool,
     },
     /// Probe the configured detectors with known inputs.
     Detectors {
@@ -153,6 +160,14 @@ struct TrainArgs {
     batch_size: Option<usize>,
     #[arg(long)]
     window: Option<usize>,
+    /// Pool over distinct features (presence) instead of every occurrence.
+    #[arg(long)]
+    distinct_pooling: bool,
+    #[arg(long)]
+    weight_decay: Option<f64>,
+    /// Share of training slices whose token bag is dropped (concept channel alone).
+    #[arg(long)]
+    bag_dropout: Option<f32>,
     #[arg(long)]
     quiet: bool,
 }
@@ -175,6 +190,9 @@ struct EvalArgs {
     /// Only loopback detectors.
     #[arg(long)]
     local_only: bool,
+    /// Also write one JSON line per example (id, label, source, score, decision) here.
+    #[arg(long)]
+    scores: Option<PathBuf>,
 }
 
 /// Runs the CLI and returns the process exit code.
@@ -206,17 +224,23 @@ fn run(cli: Cli) -> Result<i32> {
         Command::Policy { command } => policy_cmd(&config, command),
         Command::Train(args) => train_cmd(args),
         Command::Eval(args) => eval_cmd(config, args),
-        Command::Render { path, base } => render_cmd(&config, &path, base.as_deref()),
-        Command::Detectors { command: DetectorsCommand::Check { local_only } } => {
-            detectors_check(config, local_only)
+        Command::Render { path, base, corpus } => {
+            render_cmd(&config, &path, base.as_deref(), corpus)
         }
+        Command::Detectors {
+            command: DetectorsCommand::Check { local_only },
+        } => detectors_check(config, local_only),
         Command::Review { dir } => review_cmd(&dir),
     }
 }
 
 /// Loads the policies a run can use, with their pre-check models, and the
 /// detectors. A model that fails to load stops the run: no scan without it.
-pub fn build_coordinator(config: Config, policies: &[Policy], local_only: bool) -> Result<Coordinator> {
+pub fn build_coordinator(
+    config: Config,
+    policies: &[Policy],
+    local_only: bool,
+) -> Result<Coordinator> {
     let device = crate::precheck::device(config.precheck.device.as_deref())?;
     let mut gates = Vec::new();
     for p in policies {
@@ -229,17 +253,25 @@ pub fn build_coordinator(config: Config, policies: &[Policy], local_only: bool) 
         let precheck = match reference {
             Some(r) => {
                 let base = if config.precheck.models.contains_key(&p.id) {
-                    config.path.as_deref().and_then(Path::parent).map(Path::to_path_buf)
+                    config
+                        .path
+                        .as_deref()
+                        .and_then(Path::parent)
+                        .map(Path::to_path_buf)
                 } else {
                     p.base_dir.clone()
                 };
-                let m = crate::precheck::load(&r, base.as_deref(), &device)
-                    .with_context(|| format!("loading the pre-check model for policy `{}`", p.id))?;
+                let m = crate::precheck::load(&r, base.as_deref(), &device).with_context(|| {
+                    format!("loading the pre-check model for policy `{}`", p.id)
+                })?;
                 Some(m as Arc<dyn crate::precheck::Precheck>)
             }
             None => None,
         };
-        gates.push(PolicyGate { policy: p.clone(), precheck });
+        gates.push(PolicyGate {
+            policy: p.clone(),
+            precheck,
+        });
     }
     let detectors: Vec<Arc<dyn Detector>> = config
         .detectors
@@ -317,12 +349,18 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
             .collect();
         ids.sort();
         ids.dedup();
-        ids.iter().map(|id| set.resolve(id)).collect::<Result<_, _>>()?
+        ids.iter()
+            .map(|id| set.resolve(id))
+            .collect::<Result<_, _>>()?
     } else {
         explicit.clone()
     };
     let coord = build_coordinator(config, &needed, args.local_only)?;
-    let format = args.format.unwrap_or(if std::io::stdout().is_terminal() { Format::Human } else { Format::Json });
+    let format = args.format.unwrap_or(if std::io::stdout().is_terminal() {
+        Format::Human
+    } else {
+        Format::Json
+    });
     let audit = match &args.audit {
         Some(p) => Some(Mutex::new(
             std::fs::OpenOptions::new()
@@ -335,7 +373,11 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
     };
     let policies_for = |inp: &Input| -> Vec<String> {
         if explicit.is_empty() {
-            inp.kind.default_policies().iter().map(|s| s.to_string()).collect()
+            inp.kind
+                .default_policies()
+                .iter()
+                .map(|s| s.to_string())
+                .collect()
         } else {
             explicit.iter().map(|p| p.id.clone()).collect()
         }
@@ -358,7 +400,9 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
             }
         }
         let _ = input;
-        out.lock().map_err(|_| anyhow!("output lock poisoned"))?.push(report, &bar);
+        out.lock()
+            .map_err(|_| anyhow!("output lock poisoned"))?
+            .push(report, &bar);
         bar.inc(1);
         Ok(())
     };
@@ -379,7 +423,9 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
         })
         .collect::<Result<Vec<()>>>()?;
     bar.finish_and_clear();
-    let out = out.into_inner().map_err(|_| anyhow!("output lock poisoned"))?;
+    let out = out
+        .into_inner()
+        .map_err(|_| anyhow!("output lock poisoned"))?;
     Ok(out.finish())
 }
 
@@ -392,7 +438,11 @@ struct Output {
 
 impl Output {
     fn new(format: Format) -> Output {
-        Output { format, reports: Vec::new(), code: 0 }
+        Output {
+            format,
+            reports: Vec::new(),
+            code: 0,
+        }
     }
 
     fn push(&mut self, r: Report, bar: &indicatif::ProgressBar) {
@@ -422,7 +472,11 @@ impl Output {
             }
             Format::Sarif => println!("{}", crate::report::sarif::to_sarif(&self.reports)),
             Format::Human if n > 1 => {
-                let allowed = self.reports.iter().filter(|r| r.decision == crate::report::Decision::Allow).count();
+                let allowed = self
+                    .reports
+                    .iter()
+                    .filter(|r| r.decision == crate::report::Decision::Allow)
+                    .count();
                 println!("{n} input(s): {allowed} allowed, {} blocked", n - allowed);
             }
             _ => {}
@@ -436,21 +490,28 @@ impl Output {
 }
 
 fn quarantine(dir: &Path, path: &Path, report: &Report) -> Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| format!("creating quarantine {}", dir.display()))?;
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("creating quarantine {}", dir.display()))?;
     let name = format!(
         "{}-{}",
         &report.input.sha256[..16],
-        path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "input".into())
+        path.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "input".into())
     );
     let target = dir.join(&name);
     if path.is_file() {
-        std::fs::copy(path, &target).with_context(|| format!("copying {} to quarantine", path.display()))?;
+        std::fs::copy(path, &target)
+            .with_context(|| format!("copying {} to quarantine", path.display()))?;
         let mut perm = std::fs::metadata(&target)?.permissions();
         perm.set_readonly(true);
         std::fs::set_permissions(&target, perm)?;
     }
-    std::fs::write(dir.join(format!("{name}.report.json")), report.to_json_pretty())
-        .context("writing the quarantine report")?;
+    std::fs::write(
+        dir.join(format!("{name}.report.json")),
+        report.to_json_pretty(),
+    )
+    .context("writing the quarantine report")?;
     Ok(())
 }
 
@@ -463,7 +524,8 @@ fn review_cmd(dir: &Path) -> Result<i32> {
     entries.sort();
     for p in &entries {
         let text = std::fs::read_to_string(p)?;
-        let r: Report = serde_json::from_str(&text).with_context(|| format!("parsing {}", p.display()))?;
+        let r: Report =
+            serde_json::from_str(&text).with_context(|| format!("parsing {}", p.display()))?;
         let top = r
             .policies
             .iter()
@@ -488,13 +550,25 @@ fn policy_cmd(config: &Config, command: PolicyCommand) -> Result<i32> {
         PolicyCommand::List => {
             for p in policy_set(config)?.all() {
                 let first = p.harm_definition.split(". ").next().unwrap_or("");
-                println!("{:<20} {:<10} {}", p.id, if p.origin == "builtin" { "built-in" } else { "file" }, first);
+                println!(
+                    "{:<20} {:<10} {}",
+                    p.id,
+                    if p.origin == "builtin" {
+                        "built-in"
+                    } else {
+                        "file"
+                    },
+                    first
+                );
             }
             Ok(0)
         }
         PolicyCommand::Show { id } => {
             let p = policy_set(config)?.resolve(&id)?;
-            println!("{}", toml::to_string_pretty(&p).context("rendering the policy")?);
+            println!(
+                "{}",
+                toml::to_string_pretty(&p).context("rendering the policy")?
+            );
             Ok(0)
         }
         PolicyCommand::Check { file } => match Policy::from_file(&file) {
@@ -512,29 +586,61 @@ fn policy_cmd(config: &Config, command: PolicyCommand) -> Result<i32> {
 
 fn train_cmd(a: TrainArgs) -> Result<i32> {
     let mut o = crate::train::TrainOptions::defaults(&a.policy);
-    o.data = a.data.iter().map(|d| crate::train::parse_data_arg(d)).collect();
+    o.data = a
+        .data
+        .iter()
+        .map(|d| crate::train::parse_data_arg(d))
+        .collect();
     o.dev = a.dev;
     o.out = a.out;
     o.device = crate::precheck::device(Some(&a.device))?;
     o.seed = a.seed;
-    if let Some(v) = a.epochs { o.epochs = v; }
-    if let Some(v) = a.dim { o.dim = v; }
-    if let Some(v) = a.hidden { o.hidden = v; }
+    if let Some(v) = a.epochs {
+        o.epochs = v;
+    }
+    if let Some(v) = a.dim {
+        o.dim = v;
+    }
+    if let Some(v) = a.hidden {
+        o.hidden = v;
+    }
     if let Some(v) = a.buckets_log2 {
         if !(8..=24).contains(&v) {
             bail!("--buckets-log2 must lie in 8..=24");
         }
         o.features.buckets_log2 = v;
     }
-    if let Some(v) = a.lr { o.lr = v; }
-    if let Some(v) = a.batch_size { o.batch = v.max(1); }
+    if let Some(v) = a.lr {
+        o.lr = v;
+    }
+    if let Some(v) = a.weight_decay {
+        o.weight_decay = v;
+    }
+    if let Some(v) = a.bag_dropout {
+        o.bag_dropout = v.clamp(0.0, 0.95);
+    }
+    o.features.distinct = a.distinct_pooling;
+    if let Some(v) = a.batch_size {
+        o.batch = v.max(1);
+    }
     if let Some(v) = a.window {
-        o.window = v.max(1024);
-        o.overlap = o.overlap.min(o.window / 4);
+        o.window = v.max(256);
+        o.overlap = o.window / 8;
     }
     o.progress = !a.quiet && std::io::stderr().is_terminal();
+    o.log = !a.quiet;
     let args: Vec<String> = std::env::args().collect();
-    o.command = args.iter().map(|s| if s.contains(' ') { format!("{s:?}") } else { s.clone() }).collect::<Vec<_>>().join(" ");
+    o.command = args
+        .iter()
+        .map(|s| {
+            if s.contains(' ') {
+                format!("{s:?}")
+            } else {
+                s.clone()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
     if let Some(first) = o.command.split(' ').next() {
         // Record the command as a user runs it, not the build path of the binary.
         if first.ends_with("/canary") {
@@ -574,7 +680,15 @@ fn eval_cmd(config: Config, a: EvalArgs) -> Result<i32> {
     let policy = set.resolve(&policy_id)?;
     let id = policy.id.clone();
     let coord = build_coordinator(config, &[policy], a.local_only)?;
-    let result = crate::eval::evaluate(&coord, &rows, &id);
+    let (result, per_example) = crate::eval::evaluate_with_scores(&coord, &rows, &id);
+    if let Some(path) = &a.scores {
+        let mut text = String::new();
+        for line in per_example {
+            text.push_str(&serde_json::to_string(&line)?);
+            text.push('\n');
+        }
+        std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
+    }
     match a.format {
         EvalFormat::Table => print!("{}", crate::eval::to_table(&result)),
         EvalFormat::Json => println!("{}", serde_json::to_string_pretty(&result)?),
@@ -582,13 +696,18 @@ fn eval_cmd(config: Config, a: EvalArgs) -> Result<i32> {
     Ok(0)
 }
 
-fn render_cmd(config: &Config, path: &Path, base: Option<&Path>) -> Result<i32> {
+fn render_cmd(config: &Config, path: &Path, base: Option<&Path>, corpus: bool) -> Result<i32> {
     for p in std::iter::once(path).chain(base) {
         if std::fs::symlink_metadata(p).is_err() {
             bail!(input::InputError::NotFound(p.to_path_buf()));
         }
     }
-    let inp = crate::input::render::render_package(base, path, &config.limits);
+    let mode = if corpus {
+        crate::input::render::RenderMode::Corpus
+    } else {
+        crate::input::render::RenderMode::Scan
+    };
+    let inp = crate::input::render::render_package_mode(base, path, &config.limits, mode);
     print!("{}", inp.text);
     for n in &inp.notes {
         eprintln!("note: {n}");
@@ -607,11 +726,21 @@ fn detectors_check(config: Config, local_only: bool) -> Result<i32> {
     let set = policy_set(&config)?;
     let probes = crate::detector::probes();
     let mut all_ok = true;
-    let detectors: Vec<HttpDetector> = config.detectors.iter().cloned().map(HttpDetector::new).collect();
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let detectors: Vec<HttpDetector> = config
+        .detectors
+        .iter()
+        .cloned()
+        .map(HttpDetector::new)
+        .collect();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
     for d in &detectors {
         if local_only && !d.is_local() {
-            println!("{:<16} skipped: local-only (endpoint is not loopback)", d.id());
+            println!(
+                "{:<16} skipped: local-only (endpoint is not loopback)",
+                d.id()
+            );
             continue;
         }
         let (mut right, mut total) = (0, 0);
@@ -632,7 +761,11 @@ fn detectors_check(config: Config, local_only: bool) -> Result<i32> {
             }
         }
         all_ok &= right == total;
-        println!("{:<16} {:<24} {right}/{total} correct and in protocol", d.id(), d.model());
+        println!(
+            "{:<16} {:<24} {right}/{total} correct and in protocol",
+            d.id(),
+            d.model()
+        );
         for p in problems {
             println!("    {p}");
         }

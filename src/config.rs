@@ -420,14 +420,21 @@ mod tests {
     fn wrong_types_and_values_are_refused() {
         assert!(Config::from_toml("[gate]\nquorum = \"two\"", "t").is_err());
         assert!(Config::from_toml("[precheck]\nmode = \"sometimes\"", "t").is_err());
-        assert!(Config::from_toml("[[detectors]]\nid='a'\nkind='gemini'\nbase-url='http://x'\nmodel='m'", "t").is_err());
+        assert!(Config::from_toml(
+            "[[detectors]]\nid='a'\nkind='gemini'\nbase-url='http://x'\nmodel='m'",
+            "t"
+        )
+        .is_err());
         let err = Config::from_toml(
             "[gate]\nquorum = 0\n[precheck.thresholds.p]\nharmful-at = 0.2\nharmless-below = 0.5",
             "t",
         )
         .unwrap_err()
         .to_string();
-        assert!(err.contains("quorum") && err.contains("harmless-below"), "{err}");
+        assert!(
+            err.contains("quorum") && err.contains("harmless-below"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -205,8 +205,10 @@ impl Coordinator {
         };
         let needs_detectors = !matches!(
             (mode, band),
-            (PrecheckMode::Cascade | PrecheckMode::BlockOnly, Some(Band::Harmful))
-                | (PrecheckMode::Cascade, Some(Band::Harmless))
+            (
+                PrecheckMode::Cascade | PrecheckMode::BlockOnly,
+                Some(Band::Harmful)
+            ) | (PrecheckMode::Cascade, Some(Band::Harmless))
         );
         let detectors = if needs_detectors {
             self.run_detectors(&gate.policy, &input.text)
@@ -400,7 +402,11 @@ mod tests {
         assert_eq!(q(&[Harmful, Harmless, Failed]), Reason::Inconclusive);
         assert_eq!(q(&[Harmful, Harmful, Harmless]), Reason::QuorumHarmful);
         assert_eq!(q(&[Failed, Failed, Failed]), Reason::Inconclusive);
-        assert_eq!(q(&[]), Reason::Inconclusive, "no detectors: uncertain blocks");
+        assert_eq!(
+            q(&[]),
+            Reason::Inconclusive,
+            "no detectors: uncertain blocks"
+        );
         assert_eq!(q(&[Skipped, Skipped, Harmless]), Reason::Inconclusive);
         // A harmful quorum wins over a harmless one (five detectors).
         assert_eq!(

@@ -52,8 +52,29 @@ struct Outcome<'a> {
     report: Report,
 }
 
+/// One example's outcome, for `canary eval --scores`.
+#[derive(Debug, Clone, Serialize)]
+pub struct ExampleScore {
+    pub id: String,
+    pub label: &'static str,
+    pub source: String,
+    pub score: Option<f32>,
+    pub decision: Decision,
+    pub reason: crate::report::Reason,
+    pub bytes: usize,
+}
+
 /// Runs every example through the coordinator under `policy`.
 pub fn evaluate(coord: &Coordinator, examples: &[Example], policy: &str) -> EvalResult {
+    evaluate_with_scores(coord, examples, policy).0
+}
+
+/// As [`evaluate`], with each example's score and decision.
+pub fn evaluate_with_scores(
+    coord: &Coordinator,
+    examples: &[Example],
+    policy: &str,
+) -> (EvalResult, Vec<ExampleScore>) {
     let ids = vec![policy.to_string()];
     let outcomes: Vec<Outcome> = examples
         .par_iter()
@@ -89,23 +110,56 @@ pub fn evaluate(coord: &Coordinator, examples: &[Example], policy: &str) -> Eval
     let mut by_source: BTreeMap<String, Vec<&Outcome>> = BTreeMap::new();
     let mut by_shape: BTreeMap<String, Vec<&Outcome>> = BTreeMap::new();
     for o in &outcomes {
-        by_source.entry(o.example.source.clone()).or_default().push(o);
+        by_source
+            .entry(o.example.source.clone())
+            .or_default()
+            .push(o);
         if let Some(all_added) = o.example.all_added {
-            let k = if all_added { "all-added" } else { "version-diff" };
+            let k = if all_added {
+                "all-added"
+            } else {
+                "version-diff"
+            };
             by_shape.entry(k.to_string()).or_default().push(o);
         }
     }
-    EvalResult {
+    let per_example = outcomes
+        .iter()
+        .map(|o| ExampleScore {
+            id: o.report.input.id.clone().unwrap_or_default(),
+            label: if o.example.harmful {
+                "harmful"
+            } else {
+                "harmless"
+            },
+            source: o.example.source.clone(),
+            score: o.report.policies.first().and_then(|p| p.precheck.score),
+            decision: o.report.decision,
+            reason: o.report.reason,
+            bytes: o.example.text.len(),
+        })
+        .collect();
+    let result = EvalResult {
         policy: policy.to_string(),
         overall: row(&all, &prices),
-        by_source: by_source.iter().map(|(k, v)| (k.clone(), row(v, &prices))).collect(),
-        by_shape: by_shape.iter().map(|(k, v)| (k.clone(), row(v, &prices))).collect(),
+        by_source: by_source
+            .iter()
+            .map(|(k, v)| (k.clone(), row(v, &prices)))
+            .collect(),
+        by_shape: by_shape
+            .iter()
+            .map(|(k, v)| (k.clone(), row(v, &prices)))
+            .collect(),
         cost_by_detector,
-    }
+    };
+    (result, per_example)
 }
 
 fn row(outcomes: &[&Outcome], prices: &BTreeMap<&str, crate::config::Price>) -> EvalRow {
-    let mut r = EvalRow { n: outcomes.len(), ..Default::default() };
+    let mut r = EvalRow {
+        n: outcomes.len(),
+        ..Default::default()
+    };
     let mut scores = Vec::new();
     let mut labels = Vec::new();
     let mut uncertain = 0;

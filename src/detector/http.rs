@@ -61,7 +61,11 @@ impl HttpDetector {
             .redirect(reqwest::redirect::Policy::none())
             .build()
             .unwrap_or_default();
-        HttpDetector { config, key, client }
+        HttpDetector {
+            config,
+            key,
+            client,
+        }
     }
 
     fn endpoint(&self) -> String {
@@ -110,7 +114,12 @@ impl HttpDetector {
     fn parse(&self, body: &str) -> (Result<String, String>, TokenUsage) {
         let v: Value = match serde_json::from_str(body) {
             Ok(v) => v,
-            Err(e) => return (Err(format!("response body is not JSON: {e}")), TokenUsage::default()),
+            Err(e) => {
+                return (
+                    Err(format!("response body is not JSON: {e}")),
+                    TokenUsage::default(),
+                )
+            }
         };
         let u = |a: &str, b: &str| TokenUsage {
             input_tokens: v["usage"][a].as_u64().unwrap_or(0),
@@ -127,8 +136,12 @@ impl HttpDetector {
                     return (Err(format!("model refused: {}", preview(r))), usage);
                 }
                 match choice["finish_reason"].as_str() {
-                    Some("length") => return (Err("reply truncated (finish_reason length)".into()), usage),
-                    Some("content_filter") => return (Err("reply blocked by content filter".into()), usage),
+                    Some("length") => {
+                        return (Err("reply truncated (finish_reason length)".into()), usage)
+                    }
+                    Some("content_filter") => {
+                        return (Err("reply blocked by content filter".into()), usage)
+                    }
                     _ => {}
                 }
                 match choice["message"]["content"].as_str() {
@@ -139,8 +152,15 @@ impl HttpDetector {
             DetectorKind::Anthropic => {
                 let usage = u("input_tokens", "output_tokens");
                 match v["stop_reason"].as_str() {
-                    Some("max_tokens") => return (Err("reply truncated (stop_reason max_tokens)".into()), usage),
-                    Some("refusal") => return (Err("model refused (stop_reason refusal)".into()), usage),
+                    Some("max_tokens") => {
+                        return (
+                            Err("reply truncated (stop_reason max_tokens)".into()),
+                            usage,
+                        )
+                    }
+                    Some("refusal") => {
+                        return (Err("model refused (stop_reason refusal)".into()), usage)
+                    }
                     _ => {}
                 }
                 let Some(blocks) = v["content"].as_array() else {
@@ -167,7 +187,13 @@ impl HttpDetector {
         let body = self.body(system, user, allowed);
         let key = match &self.key {
             Ok(k) => k.clone(),
-            Err(e) => return CallResult { reply: Err(e.clone()), usage: TokenUsage::default(), attempts: 0 },
+            Err(e) => {
+                return CallResult {
+                    reply: Err(e.clone()),
+                    usage: TokenUsage::default(),
+                    attempts: 0,
+                }
+            }
         };
         let mut attempts = 0;
         loop {
@@ -200,14 +226,21 @@ impl HttpDetector {
                         Err(e) => {
                             retryable = false;
                             Err(if e.is_timeout() {
-                                format!("timed out after {}s reading the body", self.config.timeout_secs)
+                                format!(
+                                    "timed out after {}s reading the body",
+                                    self.config.timeout_secs
+                                )
                             } else {
                                 format!("reading the body failed: {}", e.without_url())
                             })
                         }
                         Ok(text) if status.is_success() => {
                             let (reply, usage) = self.parse(&text);
-                            return CallResult { reply, usage, attempts };
+                            return CallResult {
+                                reply,
+                                usage,
+                                attempts,
+                            };
                         }
                         Ok(text) => {
                             retryable = status.as_u16() == 429 || status.is_server_error();
@@ -217,7 +250,11 @@ impl HttpDetector {
                 }
             };
             if !(retryable && attempts <= self.config.retries) {
-                return CallResult { reply: outcome, usage: TokenUsage::default(), attempts };
+                return CallResult {
+                    reply: outcome,
+                    usage: TokenUsage::default(),
+                    attempts,
+                };
             }
             tokio::time::sleep(Duration::from_millis(200u64 << (attempts - 1).min(5))).await;
         }
@@ -238,7 +275,9 @@ impl HttpDetector {
             let r = self.call(&system, &user, &policy.protocol.allowed).await;
             calls += r.attempts;
             usage += r.usage;
-            let v = r.reply.and_then(|reply| validate_reply(&reply, &policy.protocol.allowed));
+            let v = r
+                .reply
+                .and_then(|reply| validate_reply(&reply, &policy.protocol.allowed));
             let harmful = matches!(v, Ok(Vote::Harmful));
             votes.push(v);
             if harmful {

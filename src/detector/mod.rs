@@ -80,7 +80,10 @@ pub trait Detector: Send + Sync {
 pub fn system_prompt(policy: &Policy) -> String {
     let mut s = String::new();
     s.push_str("You are a classifier inside a security gate. You have no tools. You judge one input under one harm policy and answer with a verdict only.\n\n");
-    s.push_str(&format!("Policy: {}\n\nHarm definition:\n{}\n\nThe input is:\n{}\n\nGuidance:\n", policy.id, policy.harm_definition, policy.input_description));
+    s.push_str(&format!(
+        "Policy: {}\n\nHarm definition:\n{}\n\nThe input is:\n{}\n\nGuidance:\n",
+        policy.id, policy.harm_definition, policy.input_description
+    ));
     for g in &policy.detector_guidance {
         s.push_str("- ");
         s.push_str(g);
@@ -132,8 +135,8 @@ pub fn validate_reply(reply: &str, allowed: &[String]) -> Result<Vote, String> {
     }
     // serde rejects trailing text (a second object), duplicate keys and
     // unknown keys here; `deny_unknown_fields` holds because this is a plain struct.
-    let parsed: VerdictReply =
-        serde_json::from_str(trimmed).map_err(|e| format!("reply is not exactly {{\"verdict\": …}}: {e}"))?;
+    let parsed: VerdictReply = serde_json::from_str(trimmed)
+        .map_err(|e| format!("reply is not exactly {{\"verdict\": …}}: {e}"))?;
     if !allowed.iter().any(|a| a == &parsed.verdict) {
         return Err(format!(
             "verdict {:?} is not one of the allowed values {allowed:?}",
@@ -158,7 +161,11 @@ pub fn combine_slices(votes: &[Result<Vote, String>]) -> Result<Vote, String> {
         .iter()
         .enumerate()
         .filter_map(|(i, v)| match v {
-            Err(e) => Some(if votes.len() > 1 { format!("slice {}: {e}", i + 1) } else { e.clone() }),
+            Err(e) => Some(if votes.len() > 1 {
+                format!("slice {}: {e}", i + 1)
+            } else {
+                e.clone()
+            }),
             Ok(Vote::Harmless) => None,
             Ok(other) => Some(format!("slice {}: unexpected {other:?}", i + 1)),
         })
@@ -174,7 +181,12 @@ pub fn combine_slices(votes: &[Result<Vote, String>]) -> Result<Vote, String> {
 }
 
 /// Helper for implementations: a failed outcome.
-pub fn failed_outcome(error: String, started: Instant, calls: u32, usage: TokenUsage) -> DetectorOutcome {
+pub fn failed_outcome(
+    error: String,
+    started: Instant,
+    calls: u32,
+    usage: TokenUsage,
+) -> DetectorOutcome {
     DetectorOutcome {
         vote: Vote::Failed,
         error: Some(error),
@@ -240,7 +252,9 @@ mod tests {
         let b2 = fresh_boundary(text);
         assert_ne!(b1, b2);
         let u = user_message(&p, text, &b1);
-        assert!(u.contains(&format!("<<<CANARY-DATA-{b1}>>>\n{text}\n<<<END-CANARY-DATA-{b1}>>>")));
+        assert!(u.contains(&format!(
+            "<<<CANARY-DATA-{b1}>>>\n{text}\n<<<END-CANARY-DATA-{b1}>>>"
+        )));
         let s = system_prompt(&p);
         assert!(s.contains(&p.harm_definition) && !s.contains(text));
     }

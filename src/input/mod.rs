@@ -133,7 +133,9 @@ fn decode_lossy(raw: &[u8], notes: &mut Vec<String>) -> String {
     match std::str::from_utf8(raw) {
         Ok(s) => s.to_string(),
         Err(_) => {
-            notes.push("input is not valid UTF-8; invalid bytes were replaced and the text scanned".into());
+            notes.push(
+                "input is not valid UTF-8; invalid bytes were replaced and the text scanned".into(),
+            );
             String::from_utf8_lossy(raw).into_owned()
         }
     }
@@ -283,7 +285,10 @@ pub fn read_batch(path: &Path) -> Result<Vec<Input>, InputError> {
                 Some(format!("line-{n}")),
                 &source,
                 &line,
-                format!("malformed batch line {n} of {}: {e}; expected {{\"id\": …, \"text\": …}}", path.display()),
+                format!(
+                    "malformed batch line {n} of {}: {e}; expected {{\"id\": …, \"text\": …}}",
+                    path.display()
+                ),
             ),
         });
     }
@@ -319,6 +324,9 @@ mod tests {
         i.sections = vec![(0, "a.py".into()), (second, "b.js".into())];
         let two = text.find("+two").unwrap();
         assert_eq!(i.locate(two).as_deref(), Some("a.py:2"));
-        assert_eq!(i.locate(text.find("+three").unwrap()).as_deref(), Some("b.js:1"));
+        assert_eq!(
+            i.locate(text.find("+three").unwrap()).as_deref(),
+            Some("b.js:1")
+        );
     }
 }

@@ -1,20 +1,596 @@
-//! Package rendering (filled in by the package-artifacts work).
+//! Rendering a package (or the change between two versions) into the
+//! unified-diff text the pre-check was trained on, following the corpus rules
+//! in `../shared/data/packages/README.md`: a single common top-level folder is
+//! stripped, VCS/OS junk and generated `*.egg-info/` are dropped, files are
+//! ordered by install relevance, binary files become one line, text is
+//! decoded lossily with CRLF turned to LF, and long lines are cut.
+//!
+//! Two caps of the corpus (16 KB per file section, 64 KB per sample) exist
+//! because they sufficed for training; a scan must see everything, so
+//! [`RenderMode::Scan`] renders every file in full and the pre-check slices
+//! the whole text. [`RenderMode::Corpus`] applies the caps, to reproduce the
+//! training text exactly (`canary render --corpus`).
+
 use std::path::Path;
 
-use super::Input;
+use super::archive::{read_archive, read_dir, ArchiveError, ArchiveFormat, Member, Package};
+use super::{Input, InputKind};
 use crate::config::Limits;
+use crate::util::sha256_hex;
 
-pub fn render_package(_base: Option<&Path>, path: &Path, _limits: &Limits) -> Input {
-    Input::failed(None, &path.display().to_string(), &[], "package rendering is not available in this build".into())
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RenderMode {
+    /// Every file in full (what a scan judges).
+    Scan,
+    /// The corpus caps: 16 KB per file section, 64 KB per sample.
+    Corpus,
 }
+
+const LINE_CAP: usize = 2048;
+const FILE_CAP: usize = 16 * 1024;
+const SAMPLE_CAP: usize = 64 * 1024;
 
 /// A directory of archives to scan one by one, rather than an unpacked package.
 pub fn is_collection_dir(dir: &Path) -> bool {
-    let markers = ["setup.py", "setup.cfg", "pyproject.toml", "package.json", "PKG-INFO"];
+    let markers = [
+        "setup.py",
+        "setup.cfg",
+        "pyproject.toml",
+        "package.json",
+        "PKG-INFO",
+    ];
     if markers.iter().any(|m| dir.join(m).exists()) {
         return false;
     }
     std::fs::read_dir(dir)
-        .map(|rd| rd.flatten().any(|e| super::archive::ArchiveFormat::from_path(&e.path()).is_some()))
+        .map(|rd| {
+            rd.flatten()
+                .any(|e| ArchiveFormat::from_path(&e.path()).is_some())
+        })
         .unwrap_or(false)
+}
+
+/// Reads a package from a path: archive (by name, or by content) or directory.
+/// Returns the raw bytes' hash and size with the package or the error.
+pub fn load_package(path: &Path, limits: &Limits) -> (String, u64, Result<Package, ArchiveError>) {
+    if path.is_dir() {
+        // A directory's identity is its content: paths and bytes, in order.
+        let result = read_dir(path, limits);
+        let (sha, size) = match &result {
+            Ok(p) => {
+                let mut all = Vec::new();
+                let mut members: Vec<&Member> = p.members.iter().collect();
+                members.sort_by(|a, b| a.path.cmp(&b.path));
+                for m in &members {
+                    all.extend_from_slice(m.path.as_bytes());
+                    all.push(0);
+                    all.extend_from_slice(sha256_hex(&m.data).as_bytes());
+                }
+                (
+                    sha256_hex(&all),
+                    members.iter().map(|m| m.data.len() as u64).sum(),
+                )
+            }
+            Err(_) => (String::new(), 0),
+        };
+        return (sha, size, result);
+    }
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) => {
+            return (
+                String::new(),
+                0,
+                Err(ArchiveError::Io(format!("{}: {e}", path.display()))),
+            )
+        }
+    };
+    if meta.len() > limits.max_input_bytes {
+        return (
+            String::new(),
+            meta.len(),
+            Err(ArchiveError::Limit {
+                what: format!(
+                    "archive is {} bytes, more than {}",
+                    meta.len(),
+                    limits.max_input_bytes
+                ),
+                key: "max-input-bytes",
+                limit: limits.max_input_bytes,
+            }),
+        );
+    }
+    // Map rather than read: a large archive costs address space, not heap.
+    let file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) => {
+            return (
+                String::new(),
+                meta.len(),
+                Err(ArchiveError::Io(format!("{}: {e}", path.display()))),
+            )
+        }
+    };
+    // SAFETY: the map is read-only and dropped before this function returns;
+    // a concurrent writer could change what we read, which the sha256 records.
+    let map = match unsafe { memmap2::Mmap::map(&file) } {
+        Ok(m) => m,
+        Err(e) => {
+            return (
+                String::new(),
+                meta.len(),
+                Err(ArchiveError::Io(format!("{}: {e}", path.display()))),
+            )
+        }
+    };
+    let bytes: &[u8] = &map;
+    let sha = sha256_hex(bytes);
+    let format = ArchiveFormat::sniff(bytes).or_else(|| ArchiveFormat::from_path(path));
+    let result = match format {
+        Some(f) => read_archive(bytes, f, limits),
+        None => Err(ArchiveError::Corrupt(
+            "not a tar, gzip, bzip2 or zip archive".into(),
+        )),
+    };
+    (sha, bytes.len() as u64, result)
+}
+
+/// Strips a single common top-level folder and drops junk and generated files.
+fn normalise(mut package: Package) -> Package {
+    let first: Option<String> = package
+        .members
+        .first()
+        .and_then(|m| m.path.split_once('/').map(|(a, _)| a.to_string()));
+    if let Some(root) = first {
+        let prefix = format!("{root}/");
+        if package.members.iter().all(|m| m.path.starts_with(&prefix)) {
+            for m in &mut package.members {
+                m.path = m.path[prefix.len()..].to_string();
+            }
+        }
+    }
+    package.members.retain(|m| !is_junk(&m.path));
+    package
+}
+
+fn is_junk(path: &str) -> bool {
+    path.split('/').any(|part| {
+        matches!(
+            part,
+            ".git" | ".hg" | ".svn" | "__MACOSX" | ".DS_Store" | "Thumbs.db" | "__pycache__"
+        ) || part.ends_with(".egg-info")
+    }) || path.ends_with(".pyc")
+}
+
+/// Install relevance, lower first.
+fn rank(path: &str) -> u8 {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let lower = name.to_ascii_lowercase();
+    let ext = lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
+    let stem = lower.split('.').next().unwrap_or("");
+    match name {
+        "setup.py" => return 0,
+        "setup.cfg" => return 1,
+        "pyproject.toml" => return 2,
+        "__init__.py" => return 3,
+        "package.json" => return 4,
+        _ => {}
+    }
+    let doc_names = [
+        "pkg-info",
+        "metadata",
+        "record",
+        "wheel",
+        "readme",
+        "license",
+        "licence",
+        "copying",
+        "changelog",
+        "changes",
+        "history",
+        "authors",
+        "notice",
+        "contributing",
+    ];
+    if doc_names
+        .iter()
+        .any(|d| stem == *d || lower.starts_with(&format!("{d}.")))
+        || matches!(ext, "md" | "rst")
+    {
+        return 8;
+    }
+    let script_ext = matches!(ext, "sh" | "bash" | "ps1" | "bat" | "cmd" | "vbs");
+    let install_name = [
+        "install",
+        "preinstall",
+        "postinstall",
+        "setup",
+        "build",
+        "configure",
+    ]
+    .iter()
+    .any(|w| stem == *w);
+    if script_ext || (install_name && matches!(ext, "js" | "cjs" | "mjs" | "py")) {
+        return 5;
+    }
+    if matches!(
+        ext,
+        "py" | "pyw" | "js" | "cjs" | "mjs" | "ts" | "jsx" | "tsx"
+    ) {
+        return 6;
+    }
+    7
+}
+
+fn order(members: &mut [Member]) {
+    members.sort_by(|a, b| {
+        (rank(&a.path), a.path.matches('/').count(), &a.path).cmp(&(
+            rank(&b.path),
+            b.path.matches('/').count(),
+            &b.path,
+        ))
+    });
+}
+
+fn is_binary(data: &[u8]) -> bool {
+    data[..data.len().min(8192)].contains(&0)
+}
+
+fn decode(data: &[u8]) -> String {
+    String::from_utf8_lossy(data).replace("\r\n", "\n")
+}
+
+fn cut_line(line: &str) -> String {
+    if line.len() <= LINE_CAP {
+        return line.to_string();
+    }
+    let mut end = LINE_CAP;
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!(
+        "{} [line truncated: {} chars]",
+        &line[..end],
+        line.chars().count()
+    )
+}
+
+/// One file section; `body` lines already carry their `+`/`-`/` ` prefix.
+fn section(header: String, body: Vec<String>, mode: RenderMode) -> String {
+    let mut s = header;
+    for line in body {
+        if mode == RenderMode::Corpus && s.len() + line.len() + 1 > FILE_CAP {
+            s.push_str("\\ [truncated: file diff exceeds 16 KB]\n");
+            return s;
+        }
+        s.push_str(&line);
+        s.push('\n');
+    }
+    s
+}
+
+fn lines_of(text: &str) -> Vec<&str> {
+    let t = text.strip_suffix('\n').unwrap_or(text);
+    if t.is_empty() && text.is_empty() {
+        Vec::new()
+    } else {
+        t.split('\n').collect()
+    }
+}
+
+fn added(m: &Member, mode: RenderMode) -> String {
+    if is_binary(&m.data) {
+        return format!("Binary file b/{} added\n", m.path);
+    }
+    let text = decode(&m.data);
+    let lines = lines_of(&text);
+    let header = format!(
+        "--- /dev/null\n+++ b/{}\n@@ -0,0 +1,{} @@\n",
+        m.path,
+        lines.len()
+    );
+    if lines.is_empty() {
+        return format!("--- /dev/null\n+++ b/{}\n", m.path);
+    }
+    section(
+        header,
+        lines.iter().map(|l| format!("+{}", cut_line(l))).collect(),
+        mode,
+    )
+}
+
+fn deleted(m: &Member, mode: RenderMode) -> String {
+    if is_binary(&m.data) {
+        return format!("Binary file a/{} deleted\n", m.path);
+    }
+    let text = decode(&m.data);
+    let lines = lines_of(&text);
+    if lines.is_empty() {
+        return format!("--- a/{}\n+++ /dev/null\n", m.path);
+    }
+    let header = format!(
+        "--- a/{}\n+++ /dev/null\n@@ -1,{} +0,0 @@\n",
+        m.path,
+        lines.len()
+    );
+    section(
+        header,
+        lines.iter().map(|l| format!("-{}", cut_line(l))).collect(),
+        mode,
+    )
+}
+
+fn modified(old: &Member, new: &Member, mode: RenderMode) -> Option<String> {
+    if old.data == new.data {
+        return None;
+    }
+    if is_binary(&old.data) || is_binary(&new.data) {
+        return Some(format!(
+            "Binary files a/{} and b/{} differ\n",
+            old.path, new.path
+        ));
+    }
+    let (a, b) = (decode(&old.data), decode(&new.data));
+    if a == b {
+        return None;
+    }
+    let diff = similar::TextDiff::from_lines(&a, &b);
+    let mut body = Vec::new();
+    for hunk in diff.unified_diff().context_radius(3).iter_hunks() {
+        body.push(hunk.header().to_string());
+        for change in hunk.iter_changes() {
+            let sign = match change.tag() {
+                similar::ChangeTag::Delete => '-',
+                similar::ChangeTag::Insert => '+',
+                similar::ChangeTag::Equal => ' ',
+            };
+            let v = change.value();
+            body.push(format!(
+                "{sign}{}",
+                cut_line(v.strip_suffix('\n').unwrap_or(v))
+            ));
+        }
+    }
+    let header = format!("--- a/{}\n+++ b/{}\n", old.path, new.path);
+    Some(section(header, body, mode))
+}
+
+/// The rendered text and the byte offset of each file section.
+pub struct Rendered {
+    pub text: String,
+    pub sections: Vec<(usize, String)>,
+}
+
+/// Renders a package, or the change from `base` to `new`.
+pub fn render(base: Option<&Package>, new: &Package, mode: RenderMode) -> Rendered {
+    let mut files: Vec<(String, Option<&Member>, Option<&Member>)> = Vec::new();
+    let empty = Package::default();
+    let base = base.unwrap_or(&empty);
+    let mut new_sorted: Vec<Member> = new.members.clone();
+    order(&mut new_sorted);
+    let mut base_sorted: Vec<Member> = base.members.clone();
+    order(&mut base_sorted);
+    for m in &new_sorted {
+        let old = base_sorted.iter().find(|o| o.path == m.path);
+        files.push((m.path.clone(), old, Some(m)));
+    }
+    for o in &base_sorted {
+        if !new_sorted.iter().any(|m| m.path == o.path) {
+            files.push((o.path.clone(), Some(o), None));
+        }
+    }
+    files.sort_by(|a, b| {
+        (rank(&a.0), a.0.matches('/').count(), &a.0).cmp(&(
+            rank(&b.0),
+            b.0.matches('/').count(),
+            &b.0,
+        ))
+    });
+    let mut text = String::new();
+    let mut sections = Vec::new();
+    let total = files.len();
+    for (i, (path, old, new)) in files.iter().enumerate() {
+        let s = match (old, new) {
+            (None, Some(n)) => Some(added(n, mode)),
+            (Some(o), None) => Some(deleted(o, mode)),
+            (Some(o), Some(n)) => modified(o, n, mode),
+            (None, None) => None,
+        };
+        let Some(s) = s else { continue };
+        if mode == RenderMode::Corpus && text.len() + s.len() > SAMPLE_CAP {
+            text.push_str(&format!(
+                "\\ [truncated: diff exceeds 64 KB; {} more file(s) omitted]\n",
+                total - i
+            ));
+            break;
+        }
+        sections.push((text.len(), path.clone()));
+        text.push_str(&s);
+    }
+    Rendered { text, sections }
+}
+
+/// Reads and renders a package (or the change from `base`), as an [`Input`]
+/// that is blocked with a reason when anything about it is wrong.
+pub fn render_package(base: Option<&Path>, path: &Path, limits: &Limits) -> Input {
+    render_package_mode(base, path, limits, RenderMode::Scan)
+}
+
+pub fn render_package_mode(
+    base: Option<&Path>,
+    path: &Path,
+    limits: &Limits,
+    mode: RenderMode,
+) -> Input {
+    let source = path.display().to_string();
+    let (sha, bytes, new) = load_package(path, limits);
+    let kind = if base.is_some() {
+        InputKind::PackageDiff
+    } else {
+        InputKind::Package
+    };
+    let fail = |error: String, notes: Vec<String>| Input {
+        id: None,
+        source: source.clone(),
+        kind,
+        sha256: sha.clone(),
+        bytes,
+        text: String::new(),
+        notes,
+        error: Some(error),
+        sections: Vec::new(),
+    };
+    let new = match new {
+        Ok(p) => normalise(p),
+        Err(e) => return fail(format!("{source}: {e}"), Vec::new()),
+    };
+    let mut notes = new.notes.clone();
+    let old = match base {
+        None => None,
+        Some(b) => match load_package(b, limits).2 {
+            Ok(p) => {
+                let p = normalise(p);
+                notes.extend(p.notes.iter().map(|n| format!("base: {n}")));
+                Some(p)
+            }
+            Err(e) => return fail(format!("{} (base): {e}", b.display()), notes),
+        },
+    };
+    if new.members.is_empty() {
+        return fail(
+            format!("{source}: the package holds no regular files"),
+            notes,
+        );
+    }
+    let r = render(old.as_ref(), &new, mode);
+    if let Some(b) = base {
+        notes.push(format!("rendered as the change from {}", b.display()));
+    }
+    Input {
+        id: None,
+        source,
+        kind,
+        sha256: sha,
+        bytes,
+        text: r.text,
+        notes,
+        error: None,
+        sections: r.sections,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn m(path: &str, data: &str) -> Member {
+        Member {
+            path: path.into(),
+            data: data.as_bytes().to_vec(),
+        }
+    }
+
+    #[test]
+    fn install_relevance_order() {
+        let mut v = vec![
+            m("README.md", ""),
+            m("pkg/core.py", ""),
+            m("setup.py", ""),
+            m("PKG-INFO", ""),
+            m("pkg/__init__.py", ""),
+            m("MANIFEST.in", ""),
+            m("pyproject.toml", ""),
+            m("scripts/postinstall.js", ""),
+            m("package.json", ""),
+            m("setup.cfg", ""),
+            m("LICENSE", ""),
+            m("a.py", ""),
+        ];
+        order(&mut v);
+        let got: Vec<&str> = v.iter().map(|m| m.path.as_str()).collect();
+        assert_eq!(
+            got,
+            [
+                "setup.py",
+                "setup.cfg",
+                "pyproject.toml",
+                "pkg/__init__.py",
+                "package.json",
+                "scripts/postinstall.js",
+                "a.py",
+                "pkg/core.py",
+                "MANIFEST.in",
+                "LICENSE",
+                "PKG-INFO",
+                "README.md",
+            ]
+        );
+    }
+
+    #[test]
+    fn added_modified_binary_and_caps() {
+        let new = Package {
+            members: vec![
+                m("setup.py", "a\r\nb\n"),
+                m("x.bin", "\0\0"),
+                m("big.txt", &"y".repeat(3000)),
+            ],
+            notes: vec![],
+        };
+        let r = render(None, &new, RenderMode::Scan);
+        assert!(
+            r.text
+                .starts_with("--- /dev/null\n+++ b/setup.py\n@@ -0,0 +1,2 @@\n+a\n+b\n"),
+            "{}",
+            r.text
+        );
+        assert!(r.text.contains("Binary file b/x.bin added\n"));
+        assert!(r.text.contains(" [line truncated: 3000 chars]\n"));
+        let old = Package {
+            members: vec![m("setup.py", "a\nb\n"), m("gone.py", "x\n")],
+            notes: vec![],
+        };
+        let new = Package {
+            members: vec![m("setup.py", "a\nc\n")],
+            notes: vec![],
+        };
+        let r = render(Some(&old), &new, RenderMode::Scan);
+        assert_eq!(r.text, "--- a/setup.py\n+++ b/setup.py\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n--- a/gone.py\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-x\n");
+        assert_eq!(r.sections.len(), 2);
+    }
+
+    #[test]
+    fn corpus_mode_caps_files_and_samples_but_scan_mode_does_not() {
+        let body: String = (0..3000).map(|i| format!("line {i}\n")).collect();
+        let members: Vec<Member> = (0..10).map(|i| m(&format!("m{i}.py"), &body)).collect();
+        let p = Package {
+            members,
+            notes: vec![],
+        };
+        let corpus = render(None, &p, RenderMode::Corpus).text;
+        assert!(corpus.contains("\\ [truncated: file diff exceeds 16 KB]\n"));
+        assert!(
+            corpus.ends_with("more file(s) omitted]\n"),
+            "{}",
+            &corpus[corpus.len() - 100..]
+        );
+        assert!(corpus.len() <= SAMPLE_CAP + 100);
+        let scan = render(None, &p, RenderMode::Scan).text;
+        assert!(scan.contains("+line 2999\n") && scan.contains("+++ b/m9.py"));
+    }
+
+    #[test]
+    fn root_folder_is_stripped_and_junk_dropped() {
+        let p = Package {
+            members: vec![
+                m("pkg-1.0/setup.py", "x"),
+                m("pkg-1.0/pkg.egg-info/PKG-INFO", "y"),
+                m("pkg-1.0/.DS_Store", "z"),
+            ],
+            notes: vec![],
+        };
+        let n = normalise(p);
+        let paths: Vec<&str> = n.members.iter().map(|m| m.path.as_str()).collect();
+        assert_eq!(paths, ["setup.py"]);
+    }
 }

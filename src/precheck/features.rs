@@ -25,6 +25,9 @@ pub struct FeatureConfig {
     pub bigrams: bool,
     pub concepts: bool,
     pub shapes: bool,
+    /// Pool over distinct features (presence) instead of every occurrence.
+    #[serde(default)]
+    pub distinct: bool,
 }
 
 impl Default for FeatureConfig {
@@ -34,6 +37,7 @@ impl Default for FeatureConfig {
             bigrams: true,
             concepts: true,
             shapes: true,
+            distinct: false,
         }
     }
 }
@@ -63,93 +67,259 @@ pub const CONCEPTS: &[(&str, &[&str])] = &[
     (
         "install-hook",
         &[
-            "cmdclass", "postinstall", "preinstall", "prepublish", "preuninstall",
-            "postuninstall", "prepare", "install_requires_hook", "bdist_egg", "egg_info",
+            "cmdclass",
+            "postinstall",
+            "preinstall",
+            "prepublish",
+            "preuninstall",
+            "postuninstall",
+            "prepare",
+            "install_requires_hook",
+            "bdist_egg",
+            "egg_info",
         ],
     ),
     (
         "spawn",
         &[
-            "subprocess", "child_process", "popen", "system", "execsync", "exec_sync",
-            "spawn", "spawnsync", "execfile", "startfile", "powershell", "cmd", "bash",
-            "wscript", "cscript", "osascript", "check_output", "check_call", "shell",
-            "execa", "shelljs", "runtime",
+            "subprocess",
+            "child_process",
+            "popen",
+            "system",
+            "execsync",
+            "exec_sync",
+            "spawn",
+            "spawnsync",
+            "execfile",
+            "startfile",
+            "powershell",
+            "cmd",
+            "bash",
+            "wscript",
+            "cscript",
+            "osascript",
+            "check_output",
+            "check_call",
+            "shell",
+            "execa",
+            "shelljs",
+            "runtime",
         ],
     ),
     (
         "eval",
         &[
-            "eval", "exec", "compile", "marshal", "__import__", "importlib", "vm",
-            "runinthiscontext", "runinnewcontext", "new_function", "pickle",
+            "eval",
+            "exec",
+            "compile",
+            "marshal",
+            "__import__",
+            "importlib",
+            "vm",
+            "runinthiscontext",
+            "runinnewcontext",
+            "new_function",
+            "pickle",
         ],
     ),
     (
         "decode",
         &[
-            "b64decode", "base64", "atob", "btoa", "fromcharcode", "unhexlify", "fromhex",
-            "decompress", "zlib", "fernet", "rot13", "codecs", "decrypt", "xor", "b32decode",
-            "a85decode", "lzma", "bz2", "gunzip", "inflate", "charcodeat", "unescape",
+            "b64decode",
+            "base64",
+            "atob",
+            "btoa",
+            "fromcharcode",
+            "unhexlify",
+            "fromhex",
+            "decompress",
+            "zlib",
+            "fernet",
+            "rot13",
+            "codecs",
+            "decrypt",
+            "xor",
+            "b32decode",
+            "a85decode",
+            "lzma",
+            "bz2",
+            "gunzip",
+            "inflate",
+            "charcodeat",
+            "unescape",
         ],
     ),
     (
         "fetch",
         &[
-            "urlopen", "urlretrieve", "requests", "urllib", "urllib2", "urllib3", "fetch",
-            "axios", "wget", "curl", "download", "socket", "httpx", "aiohttp", "xmlhttprequest",
-            "got", "needle", "invoke_webrequest", "webclient", "downloadstring", "downloadfile",
+            "urlopen",
+            "urlretrieve",
+            "requests",
+            "urllib",
+            "urllib2",
+            "urllib3",
+            "fetch",
+            "axios",
+            "wget",
+            "curl",
+            "download",
+            "socket",
+            "httpx",
+            "aiohttp",
+            "xmlhttprequest",
+            "got",
+            "needle",
+            "invoke_webrequest",
+            "webclient",
+            "downloadstring",
+            "downloadfile",
         ],
     ),
     (
         "exfil",
         &[
-            "webhook", "webhooks", "discord", "discordapp", "telegram", "pastebin", "ngrok",
-            "hookbin", "pipedream", "burpcollaborator", "oastify", "interactsh", "ipinfo",
-            "ifconfig", "requestbin", "beeceptor", "dnslog", "canarytokens", "transfer",
+            "webhook",
+            "webhooks",
+            "discord",
+            "discordapp",
+            "telegram",
+            "pastebin",
+            "ngrok",
+            "hookbin",
+            "pipedream",
+            "burpcollaborator",
+            "oastify",
+            "interactsh",
+            "ipinfo",
+            "ifconfig",
+            "requestbin",
+            "beeceptor",
+            "dnslog",
+            "canarytokens",
+            "transfer",
         ],
     ),
     (
         "credential",
         &[
-            "token", "tokens", "password", "passwords", "passwd", "cookies", "cookie",
-            "credentials", "ssh", "id_rsa", "aws", "npmrc", "pypirc", "wallet", "wallets",
-            "keychain", "localstorage", "leveldb", "login", "secret", "secrets", "environ",
-            "env", "appdata", "metamask", "exodus", "keyring", "shadow",
+            "token",
+            "tokens",
+            "password",
+            "passwords",
+            "passwd",
+            "cookies",
+            "cookie",
+            "credentials",
+            "ssh",
+            "id_rsa",
+            "aws",
+            "npmrc",
+            "pypirc",
+            "wallet",
+            "wallets",
+            "keychain",
+            "localstorage",
+            "leveldb",
+            "login",
+            "secret",
+            "secrets",
+            "environ",
+            "env",
+            "appdata",
+            "metamask",
+            "exodus",
+            "keyring",
+            "shadow",
         ],
     ),
     (
         "host-recon",
         &[
-            "hostname", "gethostname", "getuser", "getpass", "username", "userinfo", "homedir",
-            "platform", "uname", "whoami", "networkinterfaces", "getlogin", "cpus",
+            "hostname",
+            "gethostname",
+            "getuser",
+            "getpass",
+            "username",
+            "userinfo",
+            "homedir",
+            "platform",
+            "uname",
+            "whoami",
+            "networkinterfaces",
+            "getlogin",
+            "cpus",
         ],
     ),
     (
         "persist",
         &[
-            "chmod", "crontab", "startup", "autorun", "regedit", "reg", "schtasks",
-            "launchagents", "systemctl", "bashrc", "profile", "hidden", "attrib",
+            "chmod",
+            "crontab",
+            "startup",
+            "autorun",
+            "regedit",
+            "reg",
+            "schtasks",
+            "launchagents",
+            "systemctl",
+            "bashrc",
+            "profile",
+            "hidden",
+            "attrib",
         ],
     ),
     (
         "ai-address",
         &[
-            "assistant", "ai", "llm", "chatgpt", "gpt", "claude", "reviewer", "agent",
-            "model", "bot", "copilot",
+            "assistant",
+            "ai",
+            "llm",
+            "chatgpt",
+            "gpt",
+            "claude",
+            "reviewer",
+            "agent",
+            "model",
+            "bot",
+            "copilot",
         ],
     ),
     (
         "override",
         &[
-            "ignore", "disregard", "forget", "override", "bypass", "jailbreak", "dan",
-            "unrestricted", "uncensored", "previous", "prior", "instructions", "instruction",
-            "rules", "guidelines", "restrictions", "pretend",
+            "ignore",
+            "disregard",
+            "forget",
+            "override",
+            "bypass",
+            "jailbreak",
+            "dan",
+            "unrestricted",
+            "uncensored",
+            "previous",
+            "prior",
+            "instructions",
+            "instruction",
+            "rules",
+            "guidelines",
+            "restrictions",
+            "pretend",
         ],
     ),
     (
         "verdict",
         &[
-            "verdict", "benign", "harmless", "safe", "approve", "approved", "malicious",
-            "classify", "classification", "suppress", "report",
+            "verdict",
+            "benign",
+            "harmless",
+            "safe",
+            "approve",
+            "approved",
+            "malicious",
+            "classify",
+            "classification",
+            "suppress",
+            "report",
         ],
     ),
 ];
@@ -167,6 +337,77 @@ fn concept_table() -> &'static HashMap<u64, u32> {
     })
 }
 
+/// Number of behaviour concepts.
+pub const N_CONCEPTS: usize = CONCEPTS.len();
+const N_PAIRS: usize = N_CONCEPTS * (N_CONCEPTS - 1) / 2;
+/// Length of the concept channel: log-counts, document co-occurrence, line co-occurrence.
+pub const CONCEPT_DIM: usize = N_CONCEPTS + 2 * N_PAIRS;
+
+/// Ecosystem-neutral behaviour statistics of a slice: how often each concept
+/// occurs, which concepts co-occur in the slice, and which co-occur on one
+/// line (`os.system(base64.b64decode(…))`, `execSync(Buffer.from(…))`).
+/// Unlike the mean-pooled token bag, this is not diluted by a large package.
+#[derive(Debug, Clone, Default)]
+pub struct ConceptStats {
+    counts: [u32; N_CONCEPTS],
+    line_mask: u32,
+    /// Bit `pair_index(a, b)` set when a and b met on one line.
+    line_pairs: u128,
+}
+
+fn pair_index(a: usize, b: usize) -> usize {
+    let (a, b) = if a < b { (a, b) } else { (b, a) };
+    // index of (a, b), a < b, in row-major upper-triangular order
+    a * (2 * N_CONCEPTS - a - 1) / 2 + (b - a - 1)
+}
+
+impl ConceptStats {
+    #[inline]
+    fn hit(&mut self, c: usize) {
+        self.counts[c] += 1;
+        self.line_mask |= 1 << c;
+    }
+
+    #[inline]
+    fn end_line(&mut self) {
+        let m = self.line_mask;
+        if m & (m.wrapping_sub(1)) != 0 {
+            for a in 0..N_CONCEPTS {
+                if m & (1 << a) == 0 {
+                    continue;
+                }
+                for b in a + 1..N_CONCEPTS {
+                    if m & (1 << b) != 0 {
+                        self.line_pairs |= 1u128 << pair_index(a, b);
+                    }
+                }
+            }
+        }
+        self.line_mask = 0;
+    }
+
+    /// The channel's input vector (length [`CONCEPT_DIM`]).
+    pub fn vector(&mut self) -> Vec<f32> {
+        self.end_line();
+        let mut v = vec![0f32; CONCEPT_DIM];
+        for (c, n) in self.counts.iter().enumerate() {
+            v[c] = (1.0 + *n as f32).ln();
+        }
+        for a in 0..N_CONCEPTS {
+            for b in a + 1..N_CONCEPTS {
+                let i = pair_index(a, b);
+                if self.counts[a] > 0 && self.counts[b] > 0 {
+                    v[N_CONCEPTS + i] = 1.0;
+                }
+                if self.line_pairs & (1u128 << i) != 0 {
+                    v[N_CONCEPTS + N_PAIRS + i] = 1.0;
+                }
+            }
+        }
+        v
+    }
+}
+
 const SALT_UNI: u64 = 0x1;
 const SALT_BI: u64 = 0x2;
 const SALT_SHAPE: u64 = 0x3;
@@ -179,11 +420,19 @@ struct Tokenizer<'a> {
     mask: u64,
     prev: u64,
     prev_concept: u64,
+    stats: Option<&'a mut ConceptStats>,
 }
 
 impl Tokenizer<'_> {
     #[inline(always)]
-    fn finish<F: FnMut(u32)>(&mut self, h: u64, len: usize, digits: usize, upper: usize, emit: &mut F) {
+    fn finish<F: FnMut(u32)>(
+        &mut self,
+        h: u64,
+        len: usize,
+        digits: usize,
+        upper: usize,
+        emit: &mut F,
+    ) {
         let mask = self.mask;
         emit((mix(h ^ SALT_UNI) & mask) as u32);
         if self.cfg.bigrams {
@@ -195,10 +444,15 @@ impl Tokenizer<'_> {
             let len_class = (usize::BITS - len.leading_zeros()) as u64;
             let digit_class = (digits * 4 / len) as u64;
             let upper_class = (upper * 4 / len) as u64;
-            emit((mix((len_class << 8 | digit_class << 4 | upper_class) ^ SALT_SHAPE) & mask) as u32);
+            emit(
+                (mix((len_class << 8 | digit_class << 4 | upper_class) ^ SALT_SHAPE) & mask) as u32,
+            );
         }
         if self.cfg.concepts && len > 0 {
             if let Some(c) = self.concepts.get(&h) {
+                if let Some(st) = self.stats.as_deref_mut() {
+                    st.hit(*c as usize);
+                }
                 let c = *c as u64;
                 emit((mix(c ^ SALT_CONCEPT) & mask) as u32);
                 if self.prev_concept != u64::MAX {
@@ -213,13 +467,26 @@ impl Tokenizer<'_> {
 
 /// Calls `emit(bucket)` for every feature of `text`, in order.
 #[inline]
-pub fn for_each_feature(text: &[u8], cfg: &FeatureConfig, mut emit: impl FnMut(u32)) {
+pub fn for_each_feature(text: &[u8], cfg: &FeatureConfig, emit: impl FnMut(u32)) {
+    scan_features(text, cfg, None, emit)
+}
+
+/// As [`for_each_feature`], also gathering the concept channel's statistics.
+#[inline]
+pub fn scan_features(
+    text: &[u8],
+    cfg: &FeatureConfig,
+    stats: Option<&mut ConceptStats>,
+    mut emit: impl FnMut(u32),
+) {
+    let track_lines = stats.is_some();
     let mut t = Tokenizer {
         cfg,
         concepts: concept_table(),
         mask: (1u64 << cfg.buckets_log2) - 1,
         prev: 0,
         prev_concept: u64::MAX,
+        stats,
     };
     let mut h = FNV_OFFSET;
     let mut len = 0usize;
@@ -241,6 +508,11 @@ pub fn for_each_feature(text: &[u8], cfg: &FeatureConfig, mut emit: impl FnMut(u
             digits = 0;
             upper = 0;
         }
+        if b == b'\n' && track_lines {
+            if let Some(st) = t.stats.as_deref_mut() {
+                st.end_line();
+            }
+        }
         if !b.is_ascii_whitespace() {
             // Punctuation is a token of its own ("|", "(", "=").
             let ph = (FNV_OFFSET ^ b as u64).wrapping_mul(FNV_PRIME) ^ 0xff00;
@@ -253,20 +525,30 @@ pub fn for_each_feature(text: &[u8], cfg: &FeatureConfig, mut emit: impl FnMut(u
 }
 
 /// Distinct features of a text with their share of all feature occurrences
-/// (the weights of the mean-pooled embedding bag). Used by training.
-pub fn weighted_features(text: &[u8], cfg: &FeatureConfig) -> (Vec<u32>, Vec<f32>) {
+/// (the weights of the mean-pooled embedding bag), and the concept vector.
+/// Used by training.
+pub fn weighted_features(text: &[u8], cfg: &FeatureConfig) -> (Vec<u32>, Vec<f32>, Vec<f32>) {
     let mut counts: HashMap<u32, u32> = HashMap::new();
     let mut total = 0u32;
-    for_each_feature(text, cfg, |f| {
+    let mut stats = ConceptStats::default();
+    scan_features(text, cfg, Some(&mut stats), |f| {
         *counts.entry(f).or_insert(0) += 1;
         total += 1;
     });
     let mut pairs: Vec<(u32, u32)> = counts.into_iter().collect();
     pairs.sort_unstable();
-    let n = total.max(1) as f32;
+    let n = if cfg.distinct {
+        pairs.len().max(1) as f32
+    } else {
+        total.max(1) as f32
+    };
     (
         pairs.iter().map(|(f, _)| *f).collect(),
-        pairs.iter().map(|(_, c)| *c as f32 / n).collect(),
+        pairs
+            .iter()
+            .map(|(_, c)| if cfg.distinct { 1.0 / n } else { *c as f32 / n })
+            .collect(),
+        stats.vector(),
     )
 }
 
@@ -306,6 +588,38 @@ mod tests {
     }
 
     #[test]
+    fn concept_channel_sees_same_line_pairs_in_any_ecosystem() {
+        let idx = |name: &str| CONCEPTS.iter().position(|(n, _)| *n == name).unwrap();
+        let (spawn, decode, fetch) = (idx("spawn"), idx("decode"), idx("fetch"));
+        let line_pair = |a, b| N_CONCEPTS + N_PAIRS + pair_index(a, b);
+        let doc_pair = |a, b| N_CONCEPTS + pair_index(a, b);
+        let cfg = FeatureConfig::default();
+        for text in [
+            &b"os.system(base64.b64decode(blob))\n"[..],
+            b"execSync(atob(blob));\n",
+        ] {
+            let (_, _, v) = weighted_features(text, &cfg);
+            assert_eq!(
+                v[line_pair(spawn, decode)],
+                1.0,
+                "{}",
+                String::from_utf8_lossy(text)
+            );
+            assert!(v[spawn] > 0.0 && v[decode] > 0.0);
+        }
+        // Same concepts on different lines: a document pair, not a line pair.
+        let (_, _, v) = weighted_features(b"import subprocess\nfrom urllib import request\n", &cfg);
+        assert_eq!(v[doc_pair(spawn, fetch)], 1.0);
+        assert_eq!(v[line_pair(spawn, fetch)], 0.0);
+        let mut seen = std::collections::HashSet::new();
+        for a in 0..N_CONCEPTS {
+            for b in a + 1..N_CONCEPTS {
+                assert!(seen.insert(pair_index(a, b)) && pair_index(a, b) < N_PAIRS);
+            }
+        }
+    }
+
+    #[test]
     fn long_tokens_get_a_shape() {
         let short = feats("abc");
         let long = feats("aGVsbG8gd29ybGQgdGhpcyBpcyBiYXNlNjQ");
@@ -315,10 +629,12 @@ mod tests {
 
     #[test]
     fn weights_sum_to_one() {
-        let (ids, w) = weighted_features(b"import os; os.system('x')", &FeatureConfig::default());
+        let (ids, w, c) =
+            weighted_features(b"import os; os.system('x')", &FeatureConfig::default());
         assert_eq!(ids.len(), w.len());
+        assert_eq!(c.len(), CONCEPT_DIM);
         assert!((w.iter().sum::<f32>() - 1.0).abs() < 1e-5);
-        let (ids, w) = weighted_features(b"", &FeatureConfig::default());
+        let (ids, w, _) = weighted_features(b"", &FeatureConfig::default());
         assert!(ids.is_empty() && w.is_empty());
     }
 }

@@ -114,7 +114,10 @@ pub fn device(name: Option<&str>) -> Result<candle_core::Device, ModelError> {
         "metal" => candle_core::Device::new_metal(0).map_err(|e| {
             ModelError::Unavailable("metal".into(), format!("{e} (build with --features metal)"))
         }),
-        other => Err(ModelError::Unavailable(other.into(), "unknown device".into())),
+        other => Err(ModelError::Unavailable(
+            other.into(),
+            "unknown device".into(),
+        )),
     }
 }
 

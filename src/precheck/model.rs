@@ -17,7 +17,7 @@ use std::path::Path;
 use candle_core::{DType, Device, Tensor};
 use serde::{Deserialize, Serialize};
 
-use super::features::{for_each_feature, FeatureConfig};
+use super::features::{scan_features, ConceptStats, FeatureConfig, CONCEPT_DIM};
 use crate::config::Thresholds;
 use crate::util::sha256_hex;
 
@@ -59,6 +59,9 @@ pub struct ModelConfig {
     /// Slice length in bytes, and overlap between consecutive slices.
     pub window: usize,
     pub overlap: usize,
+    /// Whether the hidden layer also reads the concept channel (weights `wc`).
+    #[serde(default)]
+    pub concept_channel: bool,
     pub thresholds: Thresholds,
 }
 
@@ -115,6 +118,8 @@ impl ModelFiles<'static> {
 pub struct Weights {
     pub embedding: Vec<f32>,
     pub w1: Vec<f32>,
+    /// `[hidden, CONCEPT_DIM]`, empty without the concept channel.
+    pub wc: Vec<f32>,
     pub b1: Vec<f32>,
     pub w2: Vec<f32>,
     pub b2: f32,
@@ -167,23 +172,27 @@ impl HashedModel {
                 message: format!("format {:?}, expected {MODEL_FORMAT:?}", config.format),
             });
         }
-        if config.window == 0 || config.overlap >= config.window || config.features.buckets_log2 > 24 {
+        if config.window == 0
+            || config.overlap >= config.window
+            || config.features.buckets_log2 > 24
+        {
             return Err(ModelError::Invalid {
                 path: path("config.json"),
-                message: "window must be positive and larger than overlap; buckets-log2 at most 24".into(),
+                message: "window must be positive and larger than overlap; buckets-log2 at most 24"
+                    .into(),
             });
         }
-        let tensors = candle_core::safetensors::load_buffer(&files.weights, &Device::Cpu)
-            .map_err(|source| ModelError::Candle {
+        let tensors = candle_core::safetensors::load_buffer(&files.weights, &Device::Cpu).map_err(
+            |source| ModelError::Candle {
                 path: path("model.safetensors"),
                 source,
-            })?;
-        let weights = weights_from_tensors(&tensors, &config).map_err(|message| {
-            ModelError::Invalid {
+            },
+        )?;
+        let weights =
+            weights_from_tensors(&tensors, &config).map_err(|message| ModelError::Invalid {
                 path: path("model.safetensors"),
                 message,
-            }
-        })?;
+            })?;
         Ok(HashedModel {
             id: format!("{}@{}", config.name, &manifest.weights_sha256[..12]),
             weights_sha256: manifest.weights_sha256.clone(),
@@ -222,18 +231,42 @@ impl HashedModel {
         let emb = &self.weights.embedding;
         let mut acc = vec![0f32; d];
         let mut n = 0u32;
-        for_each_feature(text, &self.config.features, |f| {
-            let row = &emb[f as usize * d..f as usize * d + d];
-            for (a, r) in acc.iter_mut().zip(row) {
-                *a += r;
-            }
-            n += 1;
-        });
+        let mut stats = ConceptStats::default();
+        let stats_ref = self.config.concept_channel.then_some(&mut stats);
+        if self.config.features.distinct {
+            // A bitset over buckets: pool each feature once per slice.
+            let words = (1usize << self.config.features.buckets_log2).div_ceil(64);
+            let mut seen = vec![0u64; words];
+            scan_features(text, &self.config.features, stats_ref, |f| {
+                let (w, b) = (f as usize / 64, 1u64 << (f % 64));
+                if seen[w] & b == 0 {
+                    seen[w] |= b;
+                    let row = &emb[f as usize * d..f as usize * d + d];
+                    for (a, r) in acc.iter_mut().zip(row) {
+                        *a += r;
+                    }
+                    n += 1;
+                }
+            });
+        } else {
+            scan_features(text, &self.config.features, stats_ref, |f| {
+                let row = &emb[f as usize * d..f as usize * d + d];
+                for (a, r) in acc.iter_mut().zip(row) {
+                    *a += r;
+                }
+                n += 1;
+            });
+        }
         let inv = 1.0 / n.max(1) as f32;
-        self.head(&acc, inv)
+        let cvec = if self.config.concept_channel {
+            stats.vector()
+        } else {
+            Vec::new()
+        };
+        self.head(&acc, inv, &cvec)
     }
 
-    fn head(&self, pooled_sum: &[f32], inv: f32) -> f32 {
+    fn head(&self, pooled_sum: &[f32], inv: f32, cvec: &[f32]) -> f32 {
         let d = self.config.dim;
         let w = &self.weights;
         let mut logit = w.b2;
@@ -242,6 +275,12 @@ impl HashedModel {
             let mut z = w.b1[j];
             for (a, b) in row.iter().zip(pooled_sum) {
                 z += a * b * inv;
+            }
+            if !cvec.is_empty() {
+                let crow = &w.wc[j * CONCEPT_DIM..(j + 1) * CONCEPT_DIM];
+                for (a, b) in crow.iter().zip(cvec) {
+                    z += a * b;
+                }
             }
             logit += w.w2[j] * z.max(0.0);
         }
@@ -252,7 +291,14 @@ impl HashedModel {
     /// also used on CPU by tests to check both paths agree).
     pub fn score_slice_candle(&self, text: &[u8]) -> candle_core::Result<f32> {
         let mut ids = Vec::new();
-        for_each_feature(text, &self.config.features, |f| ids.push(f));
+        let mut stats = ConceptStats::default();
+        scan_features(text, &self.config.features, Some(&mut stats), |f| {
+            ids.push(f)
+        });
+        if self.config.features.distinct {
+            ids.sort_unstable();
+            ids.dedup();
+        }
         let dev = &self.device;
         let d = self.config.dim;
         let rows = 1usize << self.config.features.buckets_log2;
@@ -267,7 +313,13 @@ impl HashedModel {
         let w1 = Tensor::from_slice(&self.weights.w1, (self.config.hidden, d), dev)?;
         let b1 = Tensor::from_slice(&self.weights.b1, self.config.hidden, dev)?;
         let w2 = Tensor::from_slice(&self.weights.w2, (1, self.config.hidden), dev)?;
-        let h = pooled.matmul(&w1.t()?)?.broadcast_add(&b1)?.relu()?;
+        let mut pre = pooled.matmul(&w1.t()?)?;
+        if self.config.concept_channel {
+            let wc = Tensor::from_slice(&self.weights.wc, (self.config.hidden, CONCEPT_DIM), dev)?;
+            let c = Tensor::from_vec(stats.vector(), (1, CONCEPT_DIM), dev)?;
+            pre = (pre + c.matmul(&wc.t()?)?)?;
+        }
+        let h = pre.broadcast_add(&b1)?.relu()?;
         let logit = (h.matmul(&w2.t()?)? + self.weights.b2 as f64)?;
         let v: Vec<f32> = logit.flatten_all()?.to_vec1()?;
         Ok(sigmoid(v[0]))
@@ -278,17 +330,36 @@ impl HashedModel {
     }
 
     /// Serialises the weights (embedding as f16) and returns the bytes.
-    pub fn weights_to_safetensors(weights: &Weights, config: &ModelConfig) -> candle_core::Result<Vec<u8>> {
+    pub fn weights_to_safetensors(
+        weights: &Weights,
+        config: &ModelConfig,
+    ) -> candle_core::Result<Vec<u8>> {
         let rows = 1usize << config.features.buckets_log2;
         let dev = Device::Cpu;
         let mut map: HashMap<String, Tensor> = HashMap::new();
         map.insert(
             "embedding".into(),
-            Tensor::from_slice(&weights.embedding, (rows, config.dim), &dev)?.to_dtype(DType::F16)?,
+            Tensor::from_slice(&weights.embedding, (rows, config.dim), &dev)?
+                .to_dtype(DType::F16)?,
         );
-        map.insert("w1".into(), Tensor::from_slice(&weights.w1, (config.hidden, config.dim), &dev)?);
-        map.insert("b1".into(), Tensor::from_slice(&weights.b1, config.hidden, &dev)?);
-        map.insert("w2".into(), Tensor::from_slice(&weights.w2, config.hidden, &dev)?);
+        map.insert(
+            "w1".into(),
+            Tensor::from_slice(&weights.w1, (config.hidden, config.dim), &dev)?,
+        );
+        map.insert(
+            "b1".into(),
+            Tensor::from_slice(&weights.b1, config.hidden, &dev)?,
+        );
+        if config.concept_channel {
+            map.insert(
+                "wc".into(),
+                Tensor::from_slice(&weights.wc, (config.hidden, CONCEPT_DIM), &dev)?,
+            );
+        }
+        map.insert(
+            "w2".into(),
+            Tensor::from_slice(&weights.w2, config.hidden, &dev)?,
+        );
         map.insert("b2".into(), Tensor::from_slice(&[weights.b2], 1, &dev)?);
         let tmp = std::env::temp_dir().join(format!(
             "canary-weights-{}-{}.safetensors",
@@ -312,9 +383,14 @@ impl HashedModel {
 
 fn weights_from_tensors(t: &HashMap<String, Tensor>, c: &ModelConfig) -> Result<Weights, String> {
     let get = |name: &str, shape: &[usize]| -> Result<Vec<f32>, String> {
-        let x = t.get(name).ok_or_else(|| format!("missing tensor `{name}`"))?;
+        let x = t
+            .get(name)
+            .ok_or_else(|| format!("missing tensor `{name}`"))?;
         if x.dims() != shape {
-            return Err(format!("tensor `{name}` has shape {:?}, expected {shape:?}", x.dims()));
+            return Err(format!(
+                "tensor `{name}` has shape {:?}, expected {shape:?}",
+                x.dims()
+            ));
         }
         x.to_dtype(DType::F32)
             .and_then(|x| x.flatten_all())
@@ -325,6 +401,11 @@ fn weights_from_tensors(t: &HashMap<String, Tensor>, c: &ModelConfig) -> Result<
     let weights = Weights {
         embedding: get("embedding", &[rows, c.dim])?,
         w1: get("w1", &[c.hidden, c.dim])?,
+        wc: if c.concept_channel {
+            get("wc", &[c.hidden, CONCEPT_DIM])?
+        } else {
+            Vec::new()
+        },
         b1: get("b1", &[c.hidden])?,
         w2: get("w2", &[c.hidden])?,
         b2: get("b2", &[1])?[0],
@@ -333,6 +414,7 @@ fn weights_from_tensors(t: &HashMap<String, Tensor>, c: &ModelConfig) -> Result<
         .embedding
         .iter()
         .chain(&weights.w1)
+        .chain(&weights.wc)
         .chain(&weights.b1)
         .chain(&weights.w2)
         .all(|x| x.is_finite())

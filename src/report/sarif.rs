@@ -18,10 +18,19 @@ pub fn to_sarif(reports: &[Report]) -> String {
             .iter()
             .filter(|p| p.decision == Decision::Block)
             .map(|p| {
-                let score = p.precheck.score.map(|s| format!(", pre-check score {s:.4}")).unwrap_or_default();
+                let score = p
+                    .precheck
+                    .score
+                    .map(|s| format!(", pre-check score {s:.4}"))
+                    .unwrap_or_default();
                 (
                     p.id.clone(),
-                    format!("{} blocked under policy `{}`: {}{score}", r.input.source, p.id, p.reason.as_str()),
+                    format!(
+                        "{} blocked under policy `{}`: {}{score}",
+                        r.input.source,
+                        p.id,
+                        p.reason.as_str()
+                    ),
                     p.precheck.location.clone(),
                 )
             })
@@ -30,7 +39,15 @@ pub fn to_sarif(reports: &[Report]) -> String {
             // Input errors and other whole-input blocks have no policy result.
             per_policy.push((
                 "input-error".to_string(),
-                format!("{} blocked: {}{}", r.input.source, r.reason.as_str(), r.error.as_ref().map(|e| format!(": {e}")).unwrap_or_default()),
+                format!(
+                    "{} blocked: {}{}",
+                    r.input.source,
+                    r.reason.as_str(),
+                    r.error
+                        .as_ref()
+                        .map(|e| format!(": {e}"))
+                        .unwrap_or_default()
+                ),
                 None,
             ));
         }

@@ -1,0 +1,68 @@
+//! Integration tests: the real `canary` binary on real fixture files, in one
+//! test binary (every extra test binary links candle again).
+
+mod cli;
+mod detectors;
+mod packages;
+mod training;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+pub fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(rel)
+}
+
+/// The binary, run in a fresh temporary directory (so no stray ./canary.toml applies).
+pub struct Canary {
+    pub dir: tempfile::TempDir,
+}
+
+impl Canary {
+    pub fn new() -> Canary {
+        Canary {
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    pub fn cmd(&self) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_canary"));
+        c.current_dir(self.dir.path());
+        c.env_remove("CANARY_TEST_KEY");
+        c
+    }
+
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.cmd().args(args).stdin(Stdio::null()).output().unwrap()
+    }
+
+    pub fn write(&self, name: &str, text: &str) -> PathBuf {
+        let p = self.dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+}
+
+pub fn code(o: &Output) -> i32 {
+    o.status.code().expect("exited with a code")
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+pub fn json(o: &Output) -> serde_json::Value {
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}): {}\nstderr: {}",
+            stdout(o),
+            stderr(o)
+        )
+    })
+}

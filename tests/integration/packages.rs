@@ -1,0 +1,1 @@
+//! Package artifact tests (see the package-artifacts work).
