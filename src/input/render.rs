@@ -208,8 +208,7 @@ fn rank(path: &str) -> u8 {
         "build",
         "configure",
     ]
-    .iter()
-    .any(|w| stem == *w);
+    .contains(&stem);
     if script_ext || (install_name && matches!(ext, "js" | "cjs" | "mjs" | "py")) {
         return 5;
     }

@@ -20,6 +20,7 @@ use crate::report::Span;
 
 pub use model::{HashedModel, ModelError};
 
+#[allow(clippy::type_complexity)]
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/embedded_models.rs"));
 }

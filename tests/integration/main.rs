@@ -20,6 +20,12 @@ pub struct Canary {
     pub dir: tempfile::TempDir,
 }
 
+impl Default for Canary {
+    fn default() -> Self {
+        Canary::new()
+    }
+}
+
 impl Canary {
     pub fn new() -> Canary {
         Canary {
