@@ -221,14 +221,14 @@ fn rank(path: &str) -> u8 {
     7
 }
 
+/// File order: install relevance, then depth, then path.
+fn sort_key(path: &str) -> (u8, usize, &str) {
+    (rank(path), path.matches('/').count(), path)
+}
+
+#[cfg(test)]
 fn order(members: &mut [Member]) {
-    members.sort_by(|a, b| {
-        (rank(&a.path), a.path.matches('/').count(), &a.path).cmp(&(
-            rank(&b.path),
-            b.path.matches('/').count(),
-            &b.path,
-        ))
-    });
+    members.sort_by(|a, b| sort_key(&a.path).cmp(&sort_key(&b.path)));
 }
 
 fn is_binary(data: &[u8]) -> bool {
@@ -362,29 +362,29 @@ pub struct Rendered {
 
 /// Renders a package, or the change from `base` to `new`.
 pub fn render(base: Option<&Package>, new: &Package, mode: RenderMode) -> Rendered {
-    let mut files: Vec<(String, Option<&Member>, Option<&Member>)> = Vec::new();
-    let empty = Package::default();
-    let base = base.unwrap_or(&empty);
-    let mut new_sorted: Vec<Member> = new.members.clone();
-    order(&mut new_sorted);
-    let mut base_sorted: Vec<Member> = base.members.clone();
-    order(&mut base_sorted);
-    for m in &new_sorted {
-        let old = base_sorted.iter().find(|o| o.path == m.path);
-        files.push((m.path.clone(), old, Some(m)));
-    }
-    for o in &base_sorted {
-        if !new_sorted.iter().any(|m| m.path == o.path) {
-            files.push((o.path.clone(), Some(o), None));
-        }
-    }
-    files.sort_by(|a, b| {
-        (rank(&a.0), a.0.matches('/').count(), &a.0).cmp(&(
-            rank(&b.0),
-            b.0.matches('/').count(),
-            &b.0,
-        ))
-    });
+    let base_members: &[Member] = base.map_or(&[], |b| &b.members);
+    let old_by_path: std::collections::HashMap<&str, &Member> =
+        base_members.iter().map(|m| (m.path.as_str(), m)).collect();
+    let new_paths: std::collections::HashSet<&str> =
+        new.members.iter().map(|m| m.path.as_str()).collect();
+    let mut files: Vec<(String, Option<&Member>, Option<&Member>)> = new
+        .members
+        .iter()
+        .map(|m| {
+            (
+                m.path.clone(),
+                old_by_path.get(m.path.as_str()).copied(),
+                Some(m),
+            )
+        })
+        .chain(
+            base_members
+                .iter()
+                .filter(|o| !new_paths.contains(o.path.as_str()))
+                .map(|o| (o.path.clone(), Some(o), None)),
+        )
+        .collect();
+    files.sort_by(|a, b| sort_key(&a.0).cmp(&sort_key(&b.0)));
     let mut text = String::new();
     let mut sections = Vec::new();
     let total = files.len();
