@@ -1,1 +1,148 @@
-fn main() {}
+//! Pre-check and package-scan benchmarks (criterion).
+//!
+//! Throughput figures quoted in the README and closing notes come from
+//! `cargo bench --bench precheck`; nothing here is asserted by the test
+//! suite (speed targets live in benchmarks, not in timed tests).
+//!
+//! Groups:
+//! - `precheck/score`: the shipped models on a 64 KB diff and a 2 KB message.
+//! - `precheck/load`: verifying and loading an embedded model.
+//! - `render`: reading and rendering fixture archives (bytes = archive size).
+//! - `scan`: a whole package through the coordinator (read, render, score,
+//!   decide), the figure compared with GuardDog.
+//! - `train`: one epoch over the small training fixture.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use canary::config::{Config, Limits};
+use canary::input::render::render_package;
+use canary::policy::PolicySet;
+use canary::precheck::{self, Precheck};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+
+fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(rel)
+}
+
+/// A 64 KB diff built by repeating the bug-fix fixture (ordinary code, the
+/// common case for a gate), and a 2 KB chat-like message.
+fn inputs() -> (Vec<u8>, Vec<u8>) {
+    let diff = std::fs::read(fixture("diffs/bugfix.diff")).expect("fixture");
+    let mut big = Vec::with_capacity(64 * 1024);
+    while big.len() < 64 * 1024 {
+        big.extend_from_slice(&diff);
+    }
+    big.truncate(64 * 1024);
+    let notes = std::fs::read(fixture("text/meeting-notes.txt")).expect("fixture");
+    let mut msg = Vec::with_capacity(2048);
+    while msg.len() < 2048 {
+        msg.extend_from_slice(&notes);
+    }
+    msg.truncate(2048);
+    (big, msg)
+}
+
+fn bench_score(c: &mut Criterion) {
+    let (big, msg) = inputs();
+    let mut g = c.benchmark_group("precheck/score");
+    for name in ["malicious-package", "prompt-injection"] {
+        let m = precheck::load(&format!("builtin:{name}"), None, &candle_core::Device::Cpu)
+            .expect("shipped model");
+        for (label, text) in [("diff-64KB", &big), ("message-2KB", &msg)] {
+            g.throughput(Throughput::Bytes(text.len() as u64));
+            g.bench_with_input(BenchmarkId::new(name, label), text, |b, t| {
+                b.iter(|| m.score(std::hint::black_box(t)))
+            });
+        }
+    }
+    g.finish();
+}
+
+fn bench_load(c: &mut Criterion) {
+    c.bench_function("precheck/load/malicious-package", |b| {
+        b.iter(|| {
+            precheck::load("builtin:malicious-package", None, &candle_core::Device::Cpu)
+                .expect("shipped model")
+        })
+    });
+}
+
+fn packages() -> Vec<PathBuf> {
+    [
+        "packages/benign/six-1.16.0.tar.gz",
+        "packages/benign/idna-3.7.tar.gz",
+        "packages/benign/idna-3.7-py3-none-any.whl",
+        "packages/benign/left-pad-1.3.0.tgz",
+    ]
+    .iter()
+    .map(|p| fixture(p))
+    .collect()
+}
+
+fn bench_render(c: &mut Criterion) {
+    let limits = Limits::default();
+    let mut g = c.benchmark_group("render");
+    for p in packages() {
+        let size = std::fs::metadata(&p).expect("fixture").len();
+        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        g.throughput(Throughput::Bytes(size));
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                let input = render_package(None, &p, &limits);
+                assert!(input.error.is_none());
+                input
+            })
+        });
+    }
+    g.finish();
+}
+
+fn bench_scan(c: &mut Criterion) {
+    let set = PolicySet::load(&[]).expect("built-in policies");
+    let policy = set.resolve("malicious-package").expect("built-in policy");
+    let coord =
+        canary::cli::build_coordinator(Config::default(), &[policy], true).expect("coordinator");
+    let ids = vec!["malicious-package".to_string()];
+    let limits = Limits::default();
+    let mut g = c.benchmark_group("scan");
+    for p in packages() {
+        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                let input = render_package(None, &p, &limits);
+                coord.scan(&input, &ids)
+            })
+        });
+    }
+    g.finish();
+}
+
+fn bench_train(c: &mut Criterion) {
+    let out = tempfile::tempdir().expect("temp dir");
+    let mut g = c.benchmark_group("train");
+    g.sample_size(10).measurement_time(Duration::from_secs(20));
+    g.bench_function("epoch/small-fixture", |b| {
+        b.iter(|| {
+            let mut o = canary::train::TrainOptions::defaults("prompt-injection");
+            o.data = vec![(fixture("train/small.jsonl"), 1.0)];
+            o.dev = fixture("train/small.jsonl");
+            o.out = out.path().join("m");
+            o.epochs = 1;
+            canary::train::train(&o).expect("training")
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    bench_score,
+    bench_load,
+    bench_render,
+    bench_scan,
+    bench_train
+);
+criterion_main!(benches);

@@ -340,12 +340,22 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
     }
 
     // The policies every input may need.
+    // Only packages: only their policies' models are loaded (loading is most
+    // of a one-package scan's time).
+    let package_only = inputs.is_empty()
+        && (args.base.is_some()
+            || pending.iter().all(|p| {
+                p.is_dir() || crate::input::archive::ArchiveFormat::from_path(p).is_some()
+            }));
     let needed: Vec<Policy> = if explicit.is_empty() {
-        let mut ids: Vec<&str> = input::InputKind::Text
-            .default_policies()
+        let kinds: &[input::InputKind] = if package_only {
+            &[input::InputKind::Package]
+        } else {
+            &[input::InputKind::Text, input::InputKind::Diff]
+        };
+        let mut ids: Vec<&str> = kinds
             .iter()
-            .chain(input::InputKind::Diff.default_policies())
-            .copied()
+            .flat_map(|k| k.default_policies().iter().copied())
             .collect();
         ids.sort();
         ids.dedup();
@@ -411,6 +421,11 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
         emit(r, Some(inp), None)?;
     }
     let base = args.base.clone();
+    let cache = if args.no_cache || pending.is_empty() {
+        None
+    } else {
+        open_cache(&coord, base.as_deref())
+    };
     pending
         .par_iter()
         .map(|path| -> Result<()> {
@@ -418,7 +433,21 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
                 Some(b) => crate::input::render::render_package(Some(b), path, &limits),
                 None => input::read_path(path, &limits)?,
             };
-            let r = coord.scan(&inp, &policies_for(&inp));
+            let ids = policies_for(&inp);
+            let r = match &cache {
+                Some((c, base_sha)) if inp.error.is_none() => {
+                    let key = c.key(&inp.sha256, base_sha.as_deref(), &ids);
+                    match c.get(&key, &inp.sha256) {
+                        Some(hit) => from_cache(hit, &inp),
+                        None => {
+                            let r = coord.scan(&inp, &ids);
+                            c.put(&key, &r);
+                            r
+                        }
+                    }
+                }
+                _ => coord.scan(&inp, &ids),
+            };
             emit(r, Some(&inp), Some(path))
         })
         .collect::<Result<Vec<()>>>()?;
@@ -427,6 +456,42 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
         .into_inner()
         .map_err(|_| anyhow!("output lock poisoned"))?;
     Ok(out.finish())
+}
+
+/// The result cache for this run, with the base artifact's hash for a
+/// version diff. No cache (a warning, then a full scan) when the directory
+/// cannot be made or the base is not a single file.
+fn open_cache(
+    coord: &crate::coordinator::Coordinator,
+    base: Option<&Path>,
+) -> Option<(crate::cache::Cache, Option<String>)> {
+    let base_sha = match base {
+        Some(b) if b.is_file() => Some(crate::util::sha256_hex(&std::fs::read(b).ok()?)),
+        Some(_) => return None,
+        None => None,
+    };
+    let dir = crate::cache::default_dir()?;
+    match crate::cache::Cache::open(&dir, coord.fingerprint()) {
+        Ok(c) => Some((c, base_sha)),
+        Err(e) => {
+            eprintln!(
+                "canary: warning: result cache {} unavailable ({e}); scanning without it",
+                dir.display()
+            );
+            None
+        }
+    }
+}
+
+/// A cached report, re-addressed to this input. Nothing ran this time, so
+/// this run's usage is zero; the votes it was decided on are kept.
+fn from_cache(mut r: Report, inp: &Input) -> Report {
+    r.input = inp.info();
+    r.usage = crate::report::Usage::default();
+    r.elapsed_ms = 0;
+    r.notes
+        .push("cached: decision reused from an earlier scan of this artifact with the same models, policies and config (--no-cache to rescan)".into());
+    r
 }
 
 /// Collects or streams reports in the chosen format.

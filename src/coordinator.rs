@@ -80,6 +80,29 @@ pub struct Coordinator {
 }
 
 impl Coordinator {
+    /// A hash of everything besides the input that decides a report: the
+    /// binary's version, the config, each policy's text and model. Result
+    /// caches key on it.
+    pub fn fingerprint(&self) -> String {
+        let gates: Vec<serde_json::Value> = self
+            .gates
+            .iter()
+            .map(|g| {
+                serde_json::json!({
+                    "policy": g.policy,
+                    "model": g.precheck.as_ref().map(|m| m.fingerprint()),
+                })
+            })
+            .collect();
+        let material = serde_json::json!({
+            "version": env!("CARGO_PKG_VERSION"),
+            "config": self.config,
+            "gates": gates,
+            "local_only": self.local_only,
+        });
+        crate::util::sha256_hex(material.to_string().as_bytes())
+    }
+
     pub fn new(
         config: Config,
         gates: Vec<PolicyGate>,
@@ -178,7 +201,11 @@ impl Coordinator {
                     .copied()
                     .unwrap_or_else(|| model.thresholds());
                 let b = band(s.score, t.harmful_at, t.harmless_below);
-                let location = input.locate(s.top_slice.start);
+                let location = if input.sections.is_empty() {
+                    None
+                } else {
+                    input.locate(input.hotspot(s.top_slice, |t| model.score(t).score))
+                };
                 (
                     PrecheckReport {
                         model: Some(model.model_id().to_string()),

@@ -7,6 +7,7 @@
 //! and [`eval`] (building and measuring pre-check models). The `canary`
 //! binary is a thin CLI over this library ([`cli`]).
 
+pub mod cache;
 pub mod cli;
 pub mod config;
 pub mod coordinator;

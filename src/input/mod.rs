@@ -117,6 +117,28 @@ impl Input {
         }
     }
 
+    /// Where in `span` to point a reader: the start of the file section
+    /// (clipped to the span) that scores highest on its own, so a report on a
+    /// 64 KB slice of a package names the file that made it score, not
+    /// whichever file the slice happened to start in. Plain inputs (no
+    /// sections) point at the span's start.
+    pub fn hotspot(&self, span: crate::report::Span, score: impl Fn(&[u8]) -> f32) -> usize {
+        let mut best = (f32::NEG_INFINITY, span.start);
+        let bytes = self.text.as_bytes();
+        for (i, (start, _)) in self.sections.iter().enumerate() {
+            let end = self.sections.get(i + 1).map(|s| s.0).unwrap_or(bytes.len());
+            let (a, b) = ((*start).max(span.start), end.min(span.end).min(bytes.len()));
+            if a >= b {
+                continue;
+            }
+            let s = score(&bytes[a..b]);
+            if s > best.0 {
+                best = (s, a);
+            }
+        }
+        best.1
+    }
+
     /// Maps a byte offset of the rendered text to `path:line` (packages only).
     pub fn locate(&self, offset: usize) -> Option<String> {
         let idx = self.sections.partition_point(|(start, _)| *start <= offset);
@@ -328,5 +350,33 @@ mod tests {
             i.locate(text.find("+three").unwrap()).as_deref(),
             Some("b.js:1")
         );
+    }
+
+    #[test]
+    fn hotspot_names_the_section_that_scores_highest() {
+        let text = "--- /dev/null\n+++ b/a.py\n@@ -0,0 +1,1 @@\n+fine\n--- /dev/null\n+++ b/b.py\n@@ -0,0 +1,1 @@\n+evil\n--- /dev/null\n+++ b/c.py\n@@ -0,0 +1,1 @@\n+fine\n";
+        let b = text.find("--- /dev/null\n+++ b/b.py").unwrap();
+        let c = text.find("--- /dev/null\n+++ b/c.py").unwrap();
+        let mut i = Input::from_text(None, "x", text.as_bytes());
+        i.sections = vec![(0, "a.py".into()), (b, "b.py".into()), (c, "c.py".into())];
+        let score = |t: &[u8]| {
+            if t.windows(4).any(|w| w == b"evil") {
+                0.9
+            } else {
+                0.1
+            }
+        };
+        let all = crate::report::Span {
+            start: 0,
+            end: text.len(),
+        };
+        assert_eq!(i.hotspot(all, score), b);
+        assert_eq!(i.locate(i.hotspot(all, score)).as_deref(), Some("b.py:1"));
+        // A span that starts inside a.py and ends before b.py: the span start.
+        let first = crate::report::Span { start: 5, end: b };
+        assert_eq!(i.hotspot(first, score), 5);
+        // No sections: the span start.
+        i.sections.clear();
+        assert_eq!(i.hotspot(all, score), 0);
     }
 }

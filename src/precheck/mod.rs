@@ -40,6 +40,10 @@ pub trait Precheck: Send + Sync {
     /// The model's calibrated thresholds.
     fn thresholds(&self) -> Thresholds;
     fn score(&self, text: &[u8]) -> PrecheckScore;
+    /// Everything about the model that can change a score (for cache keys).
+    fn fingerprint(&self) -> String {
+        self.model_id().to_string()
+    }
 }
 
 /// Overlapping windows covering `len` bytes. An empty input is one empty slice.
@@ -69,6 +73,10 @@ impl Precheck for HashedModel {
 
     fn thresholds(&self) -> Thresholds {
         self.config.thresholds
+    }
+
+    fn fingerprint(&self) -> String {
+        format!("{}:{}", self.weights_sha256, self.manifest.config_sha256)
     }
 
     fn score(&self, text: &[u8]) -> PrecheckScore {

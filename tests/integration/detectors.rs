@@ -445,10 +445,11 @@ fn long_inputs_are_sliced_for_the_detector_budget() {
 }
 
 #[test]
-#[ignore = "depends on the prompt-injection pre-check band with mode off; under investigation"]
 fn eval_reports_detector_calls_tokens_and_cost() {
     let s = start();
     let c = Canary::new();
+    // Generous timeouts: this test is about accounting, and a vote that times
+    // out on a loaded CI machine carries no usage.
     let cfg = config(
         &s,
         &[
@@ -457,7 +458,9 @@ fn eval_reports_detector_calls_tokens_and_cost() {
             ("c", "openai", "harmless"),
         ],
         "",
-    );
+    )
+    .replace("timeout-secs = 1\n", "timeout-secs = 20\n")
+    .replace("deadline-secs = 3\n", "deadline-secs = 60\n");
     let cfg_path = c.write("canary.toml", &cfg);
     let data = c.write(
         "d.jsonl",
@@ -481,8 +484,8 @@ fn eval_reports_detector_calls_tokens_and_cost() {
         .unwrap();
     let r = json(&o);
     assert_eq!(r["overall"]["n"], 2);
-    assert_eq!(r["overall"]["detector_calls"], 6);
-    assert_eq!(r["overall"]["input_tokens"], 2 * (120 + 130 + 120));
+    assert_eq!(r["overall"]["detector_calls"], 6, "{r:#}");
+    assert_eq!(r["overall"]["input_tokens"], 2 * (120 + 130 + 120), "{r:#}");
     // allowed by quorum: the harmful row is a false negative of this setup
     assert_eq!(r["overall"]["FN"], 1);
     assert_eq!(r["overall"]["FP"], 0);

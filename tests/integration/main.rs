@@ -37,6 +37,8 @@ impl Canary {
         let mut c = Command::new(env!("CARGO_BIN_EXE_canary"));
         c.current_dir(self.dir.path());
         c.env_remove("CANARY_TEST_KEY");
+        // Keep the result cache inside this test's directory.
+        c.env("CANARY_CACHE_DIR", self.dir.path().join("cache"));
         c
     }
 

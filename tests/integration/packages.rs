@@ -4,6 +4,32 @@ use std::io::Write;
 
 use crate::{code, fixture, json, Canary};
 
+/// A tar.gz with one symlink entry followed by regular files.
+fn tar_gz_with_link(link: &str, target: &str, files: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut b = tar::Builder::new(flate2::write::GzEncoder::new(
+        Vec::new(),
+        flate2::Compression::fast(),
+    ));
+    let mut h = tar::Header::new_gnu();
+    h.set_entry_type(tar::EntryType::Symlink);
+    h.set_size(0);
+    h.set_mode(0o777);
+    h.set_path(link).unwrap();
+    h.set_link_name(target).unwrap();
+    h.set_cksum();
+    b.append(&h, &b""[..]).unwrap();
+    for (name, data) in files {
+        let mut h = tar::Header::new_gnu();
+        h.set_size(data.len() as u64);
+        h.set_mode(0o644);
+        h.set_entry_type(tar::EntryType::Regular);
+        h.set_path(name).unwrap();
+        h.set_cksum();
+        b.append(&h, *data).unwrap();
+    }
+    b.into_inner().unwrap().finish().unwrap()
+}
+
 fn tar_gz(entries: &[(&str, &[u8])], raw_names: bool) -> Vec<u8> {
     let mut b = tar::Builder::new(flate2::write::GzEncoder::new(
         Vec::new(),
@@ -102,11 +128,171 @@ fn zip_bomb_is_blocked_by_the_ratio_cap() {
 }
 
 #[test]
-fn too_many_entries_are_blocked() {
+fn two_hundred_thousand_entries_are_blocked() {
     let c = Canary::new();
-    let names: Vec<String> = (0..60_000).map(|i| format!("pkg/f{i}.txt")).collect();
+    let names: Vec<String> = (0..200_000).map(|i| format!("pkg/f{i}.txt")).collect();
     let entries: Vec<(&str, &[u8])> = names.iter().map(|n| (n.as_str(), &b""[..])).collect();
     let (code, r) = scan_bytes(&c, "many.tar.gz", &tar_gz(&entries, false));
     assert_eq!(code, 2);
     assert!(r["error"].as_str().unwrap().contains("max-members"));
+}
+
+#[test]
+fn symlink_escape_and_writes_through_a_link_are_blocked_naming_the_member() {
+    let c = Canary::new();
+    // A link that leaves the root: blocked at the link itself.
+    let (code, r) = scan_bytes(
+        &c,
+        "esc.tar.gz",
+        &tar_gz_with_link("pkg/etc", "/etc", &[("pkg/setup.py", b"x")]),
+    );
+    assert_eq!(code, 2, "{r:#}");
+    assert_eq!(r["reason"], "input-error");
+    let e = r["error"].as_str().unwrap();
+    assert!(e.contains("pkg/etc") && e.contains("outside"), "{e}");
+    // A link inside the root, then a file written through it.
+    let (code, r) = scan_bytes(
+        &c,
+        "through.tar.gz",
+        &tar_gz_with_link(
+            "pkg/lib",
+            "src",
+            &[("pkg/setup.py", b"x"), ("pkg/lib/cron.py", b"y")],
+        ),
+    );
+    assert_eq!(code, 2, "{r:#}");
+    let e = r["error"].as_str().unwrap();
+    assert!(
+        e.contains("pkg/lib/cron.py") && e.contains("through the link"),
+        "{e}"
+    );
+    // A harmless in-root link alone is noted, not followed, not an error.
+    let (_, r) = scan_bytes(
+        &c,
+        "ok.tar.gz",
+        &tar_gz_with_link("pkg/docs", "README", &[("pkg/README", b"hello")]),
+    );
+    assert_ne!(r["reason"], "input-error", "{r:#}");
+    let notes = r["notes"].to_string();
+    assert!(
+        notes.contains("pkg/docs") && notes.contains("not followed"),
+        "{notes}"
+    );
+}
+
+/// Every file under `dir`, with its bytes.
+fn snapshot(dir: &std::path::Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(snapshot(&p));
+        } else {
+            out.push((p.clone(), std::fs::read(&p).unwrap()));
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn folder_scan_gives_one_report_per_package_and_writes_nothing_beside_them() {
+    let c = Canary::new();
+    let dir = c.dir.path().join("pkgs");
+    std::fs::create_dir(&dir).unwrap();
+    let mut names = Vec::new();
+    for sub in ["benign", "malicious"] {
+        for e in std::fs::read_dir(fixture(&format!("packages/{sub}"))).unwrap() {
+            let p = e.unwrap().path();
+            let name = p.file_name().unwrap().to_string_lossy().to_string();
+            std::fs::copy(&p, dir.join(&name)).unwrap();
+            names.push((sub, name));
+        }
+    }
+    let before = snapshot(&dir);
+    let o = c.run(&[
+        "scan",
+        "--local-only",
+        "--format",
+        "jsonl",
+        "--no-cache",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(snapshot(&dir), before, "the scanned folder changed");
+    let cwd: Vec<_> = std::fs::read_dir(c.dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .collect();
+    assert_eq!(
+        cwd,
+        ["pkgs"],
+        "a --no-cache scan wrote into its working directory"
+    );
+    let reports: Vec<serde_json::Value> = crate::stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(reports.len(), names.len());
+    for (sub, name) in &names {
+        let r = reports
+            .iter()
+            .find(|r| {
+                r["input"]["source"]
+                    .as_str()
+                    .unwrap()
+                    .ends_with(name.as_str())
+            })
+            .unwrap_or_else(|| panic!("no report for {name}"));
+        if *sub == "malicious" {
+            assert_eq!(r["decision"], "block", "{name}: {r:#}");
+        }
+    }
+    assert!(code(&o) >= 1, "malicious packages were in the folder");
+}
+
+#[test]
+fn cache_reuses_settled_reports_and_ignores_tampered_entries() {
+    let c = Canary::new();
+    let p = fixture("packages/malicious/requestz-2.31.0.tar.gz");
+    let p = p.to_str().unwrap();
+    let scan = |extra: &[&str]| {
+        let mut args = vec!["scan", "--local-only", "--format", "json"];
+        args.extend_from_slice(extra);
+        args.push(p);
+        let o = c.run(&args);
+        (code(&o), json(&o))
+    };
+    let cached_note = |r: &serde_json::Value| r["notes"].to_string().contains("cached");
+    let (code1, first) = scan(&[]);
+    assert_eq!(code1, 1, "{first:#}");
+    assert!(!cached_note(&first));
+    let (code2, second) = scan(&[]);
+    assert_eq!(code2, 1);
+    assert!(cached_note(&second), "{second:#}");
+    assert_eq!(second["decision"], first["decision"]);
+    assert_eq!(second["policies"], first["policies"]);
+    let (_, bypass) = scan(&["--no-cache"]);
+    assert!(!cached_note(&bypass));
+
+    // Rewrite the stored entry to say "allow" for another artifact's hash: it
+    // must be ignored, and the package blocked again from a fresh scan.
+    let dir = c.dir.path().join("cache/reports-v1");
+    let entries: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(entries.len(), 1, "one settled report stored");
+    let mut entry: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&entries[0]).unwrap()).unwrap();
+    entry["report"]["decision"] = "allow".into();
+    entry["report"]["reason"] = "precheck-harmless".into();
+    entry["report"]["input"]["sha256"] = "0".repeat(64).into();
+    std::fs::write(&entries[0], entry.to_string()).unwrap();
+    let (code3, third) = scan(&[]);
+    assert_eq!(code3, 1, "{third:#}");
+    assert!(!cached_note(&third));
+    // A garbage entry is a miss, not an error.
+    std::fs::write(&entries[0], b"not json").unwrap();
+    let (code4, _) = scan(&[]);
+    assert_eq!(code4, 1);
 }

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Download benign PyPI sdists for training and the false-positive check.
+
+Usage:
+  fetch_sdists.py LIST.txt DEST_DIR [--lock LOCKFILE]
+
+LIST.txt has one project name per line (# comments allowed). With an
+existing LOCKFILE (lines `name version filename sha256`), the locked versions
+are fetched and their sha256 checked; otherwise the latest sdist of each
+project is fetched and the lock file is written. Archives are only
+downloaded, never unpacked, built or installed: Canary reads them as bytes.
+Standard library only.
+"""
+import hashlib
+import json
+import os
+import sys
+import urllib.parse
+import urllib.request
+
+
+def get_json(url):
+    with urllib.request.urlopen(url, timeout=60) as r:
+        return json.load(r)
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    names = [l.strip() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
+    dest = sys.argv[2]
+    lock_path = sys.argv[4] if len(sys.argv) > 4 and sys.argv[3] == "--lock" else None
+    locked = {}
+    if lock_path and os.path.exists(lock_path):
+        for line in open(lock_path):
+            if line.strip() and not line.startswith("#"):
+                n, v, f, s = line.split()
+                locked[n] = (v, f, s)
+    os.makedirs(dest, exist_ok=True)
+    out = []
+    for name in names:
+        try:
+            if name in locked:
+                v, f, s = locked[name]
+                meta_url = f"https://pypi.org/pypi/{name}/{v}/json"
+            else:
+                meta_url = f"https://pypi.org/pypi/{name}/json"
+            meta = get_json(meta_url)
+            sdists = [u for u in meta["urls"] if u["packagetype"] == "sdist"]
+            if not sdists:
+                print(f"skip {name}: no sdist", file=sys.stderr)
+                continue
+            u = sdists[0]
+            version = meta["info"]["version"]
+            path = os.path.join(dest, u["filename"])
+            if not os.path.exists(path):
+                # Some mirrors answer with URLs relative to the JSON document.
+                url = urllib.parse.urljoin(meta_url, u["url"])
+                with urllib.request.urlopen(url, timeout=300) as r:
+                    data = r.read()
+                with open(path, "wb") as fh:
+                    fh.write(data)
+            sha = hashlib.sha256(open(path, "rb").read()).hexdigest()
+            want = locked.get(name, (None, None, u["digests"]["sha256"]))[2]
+            if sha != want:
+                os.remove(path)
+                sys.exit(f"{name}: sha256 {sha} does not match {want}")
+            out.append(f"{name} {version} {u['filename']} {sha}")
+            print(f"ok {name} {version}", file=sys.stderr)
+        except Exception as e:  # a missing project is reported, not fatal
+            print(f"skip {name}: {e}", file=sys.stderr)
+    if lock_path and not locked:
+        with open(lock_path, "w") as fh:
+            fh.write("# name version filename sha256 (written by fetch_sdists.py)\n")
+            fh.write("\n".join(out) + "\n")
+
+
+if __name__ == "__main__":
+    main()
