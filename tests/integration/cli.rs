@@ -7,7 +7,6 @@ fn path(rel: &str) -> String {
 }
 
 #[test]
-#[ignore = "shipped prompt-injection model (dev AUC 0.975) still scores plain text in its uncertain band; re-enable when the retrained model lands"]
 fn postinstall_payload_with_reviewer_note_is_blocked_under_both_policies() {
     let c = Canary::new();
     let o = c.run(&[
@@ -80,7 +79,6 @@ fn report_snapshot_for_a_bugfix_diff() {
 }
 
 #[test]
-#[ignore = "shipped prompt-injection model (dev AUC 0.975) still scores plain text in its uncertain band; re-enable when the retrained model lands"]
 fn injected_email_is_blocked_and_meeting_notes_allowed() {
     let c = Canary::new();
     let o = c.run(&[
@@ -176,7 +174,6 @@ fn usage_errors_exit_3() {
 }
 
 #[test]
-#[ignore = "shipped prompt-injection model (dev AUC 0.975) still scores plain text in its uncertain band; re-enable when the retrained model lands"]
 fn batch_keeps_ids_and_blocks_malformed_lines() {
     let c = Canary::new();
     let o = c.run(&[
@@ -344,7 +341,6 @@ fn audit_log_appends_reports_without_text() {
 }
 
 #[test]
-#[ignore = "shipped prompt-injection model (dev AUC 0.975) still scores plain text in its uncertain band; re-enable when the retrained model lands"]
 fn tampered_model_is_refused() {
     let c = Canary::new();
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/prompt-injection");
@@ -403,7 +399,6 @@ fn tampered_model_is_refused() {
 }
 
 #[test]
-#[ignore = "shipped prompt-injection model (dev AUC 0.975) still scores plain text in its uncertain band; re-enable when the retrained model lands"]
 fn block_only_mode_never_allows_on_a_low_score_alone() {
     let c = Canary::new();
     let cfg = c.write("c.toml", "[precheck]\nmode = \"block-only\"\n");
