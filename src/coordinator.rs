@@ -218,17 +218,7 @@ impl Coordinator {
                     Some(b),
                 )
             }
-            None => (
-                PrecheckReport {
-                    model: None,
-                    score: None,
-                    band: Band::Uncertain,
-                    slices: 0,
-                    top_slice: None,
-                    location: None,
-                },
-                None,
-            ),
+            None => (PrecheckReport::none(), None),
         };
         let needs_detectors = !matches!(
             (mode, band),
@@ -353,14 +343,7 @@ fn missing_policy(id: &str) -> PolicyReport {
         id: id.to_string(),
         decision: Decision::Block,
         reason: Reason::Inconclusive,
-        precheck: PrecheckReport {
-            model: None,
-            score: None,
-            band: Band::Uncertain,
-            slices: 0,
-            top_slice: None,
-            location: None,
-        },
+        precheck: PrecheckReport::none(),
         detectors: Vec::new(),
         quorum: QuorumReport::default(),
     }

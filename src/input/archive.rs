@@ -138,6 +138,21 @@ impl Budget {
 
     /// Reads one member fully, enforcing the member and total caps as it goes.
     fn read_member(&mut self, name: &str, reader: &mut dyn Read) -> Result<Vec<u8>, ArchiveError> {
+        self.read_member_capped(name, reader, None)
+    }
+
+    /// As [`Budget::read_member`], and also stops a member whose own
+    /// compressed size is known (zip) once it inflates past the ratio cap, so
+    /// a bomb is caught after a few MB instead of at the whole-archive cap.
+    fn read_member_capped(
+        &mut self,
+        name: &str,
+        reader: &mut dyn Read,
+        member_compressed: Option<u64>,
+    ) -> Result<Vec<u8>, ArchiveError> {
+        let member_cap = member_compressed
+            .map(|c| c.max(64 * 1024).saturating_mul(self.limits.max_ratio))
+            .unwrap_or(u64::MAX);
         let mut data = Vec::new();
         let mut buf = [0u8; 64 * 1024];
         loop {
@@ -148,6 +163,17 @@ impl Budget {
                 return Ok(data);
             }
             self.total += n as u64;
+            if data.len() as u64 + n as u64 > member_cap {
+                return Err(ArchiveError::Limit {
+                    what: format!(
+                        "compression ratio above {} in member {name:?} ({} compressed bytes inflate past {member_cap}): a decompression bomb",
+                        self.limits.max_ratio,
+                        member_compressed.unwrap_or(0)
+                    ),
+                    key: "max-ratio",
+                    limit: self.limits.max_ratio,
+                });
+            }
             if data.len() as u64 + n as u64 > self.limits.max_member_bytes {
                 return Err(ArchiveError::Limit {
                     what: format!(
@@ -414,7 +440,8 @@ fn read_zip(bytes: &[u8], budget: &mut Budget, c: &mut Collector) -> Result<(), 
                 limit: budget.limits.max_member_bytes,
             });
         }
-        let data = budget.read_member(&path, &mut f)?;
+        let compressed = f.compressed_size();
+        let data = budget.read_member_capped(&path, &mut f, Some(compressed))?;
         c.file(path, data)?;
     }
     Ok(())

@@ -109,6 +109,20 @@ pub struct PrecheckReport {
     pub location: Option<String>,
 }
 
+impl PrecheckReport {
+    /// No pre-check ran (the policy has no model, or is unknown): uncertain.
+    pub fn none() -> PrecheckReport {
+        PrecheckReport {
+            model: None,
+            score: None,
+            band: Band::Uncertain,
+            slices: 0,
+            top_slice: None,
+            location: None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TokenUsage {
     pub input_tokens: u64,

@@ -125,6 +125,27 @@ fn zip_bomb_is_blocked_by_the_ratio_cap() {
     assert_eq!(code, 2, "{r:#}");
     let e = r["error"].as_str().unwrap();
     assert!(e.contains("limit hit"), "{e}");
+
+    // Members each under the member cap: the member's own ratio stops it.
+    let mut z = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for i in 0..8 {
+        z.start_file(
+            format!("pkg/d{i}.bin"),
+            zip::write::SimpleFileOptions::default(),
+        )
+        .unwrap();
+        for _ in 0..16 {
+            z.write_all(&zeros).unwrap();
+        }
+    }
+    let bytes = z.finish().unwrap().into_inner();
+    let (code, r) = scan_bytes(&c, "bomb8.zip", &bytes);
+    assert_eq!(code, 2, "{r:#}");
+    let e = r["error"].as_str().unwrap();
+    assert!(
+        e.contains("max-ratio") && e.contains("in member \"pkg/d0.bin\""),
+        "{e}"
+    );
 }
 
 #[test]
