@@ -11,6 +11,7 @@
 //! the whole text. [`RenderMode::Corpus`] applies the caps, to reproduce the
 //! training text exactly (`canary render --corpus`).
 
+use rayon::prelude::*;
 use std::path::Path;
 
 use super::archive::{read_archive, read_dir, ArchiveError, ArchiveFormat, Member, Package};
@@ -236,7 +237,12 @@ fn is_binary(data: &[u8]) -> bool {
 }
 
 fn decode(data: &[u8]) -> String {
-    String::from_utf8_lossy(data).replace("\r\n", "\n")
+    let text = String::from_utf8_lossy(data);
+    if text.contains('\r') {
+        text.replace("\r\n", "\n")
+    } else {
+        text.into_owned()
+    }
 }
 
 fn cut_line(line: &str) -> String {
@@ -254,18 +260,49 @@ fn cut_line(line: &str) -> String {
     )
 }
 
-/// One file section; `body` lines already carry their `+`/`-`/` ` prefix.
-fn section(header: String, body: Vec<String>, mode: RenderMode) -> String {
-    let mut s = header;
-    for line in body {
-        if mode == RenderMode::Corpus && s.len() + line.len() + 1 > FILE_CAP {
-            s.push_str("\\ [truncated: file diff exceeds 16 KB]\n");
-            return s;
+/// One file section being written: a header, then body lines appended in
+/// place (no string per line: rendering a large package is mostly this).
+struct Section {
+    s: String,
+    mode: RenderMode,
+    full: bool,
+}
+
+impl Section {
+    fn new(header: String, mode: RenderMode) -> Section {
+        Section {
+            s: header,
+            mode,
+            full: false,
         }
-        s.push_str(&line);
-        s.push('\n');
     }
-    s
+
+    /// A body line: `prefix` (`+`, `-`, ` `, or none for a hunk header)
+    /// followed by the line, cut at the line cap. In corpus mode, stops at the
+    /// per-file cap with the corpus's truncation marker.
+    fn line(&mut self, prefix: Option<char>, line: &str) {
+        if self.full {
+            return;
+        }
+        let cut;
+        let body: &str = if line.len() <= LINE_CAP {
+            line
+        } else {
+            cut = cut_line(line);
+            &cut
+        };
+        let len = prefix.map_or(0, char::len_utf8) + body.len();
+        if self.mode == RenderMode::Corpus && self.s.len() + len + 1 > FILE_CAP {
+            self.s.push_str("\\ [truncated: file diff exceeds 16 KB]\n");
+            self.full = true;
+            return;
+        }
+        if let Some(c) = prefix {
+            self.s.push(c);
+        }
+        self.s.push_str(body);
+        self.s.push('\n');
+    }
 }
 
 fn lines_of(text: &str) -> Vec<&str> {
@@ -283,19 +320,20 @@ fn added(m: &Member, mode: RenderMode) -> String {
     }
     let text = decode(&m.data);
     let lines = lines_of(&text);
-    let header = format!(
-        "--- /dev/null\n+++ b/{}\n@@ -0,0 +1,{} @@\n",
-        m.path,
-        lines.len()
-    );
     if lines.is_empty() {
         return format!("--- /dev/null\n+++ b/{}\n", m.path);
     }
-    section(
-        header,
-        lines.iter().map(|l| format!("+{}", cut_line(l))).collect(),
-        mode,
-    )
+    let mut header = String::with_capacity(text.len() + lines.len() + 64);
+    header.push_str(&format!(
+        "--- /dev/null\n+++ b/{}\n@@ -0,0 +1,{} @@\n",
+        m.path,
+        lines.len()
+    ));
+    let mut s = Section::new(header, mode);
+    for l in lines {
+        s.line(Some('+'), l);
+    }
+    s.s
 }
 
 fn deleted(m: &Member, mode: RenderMode) -> String {
@@ -312,11 +350,11 @@ fn deleted(m: &Member, mode: RenderMode) -> String {
         m.path,
         lines.len()
     );
-    section(
-        header,
-        lines.iter().map(|l| format!("-{}", cut_line(l))).collect(),
-        mode,
-    )
+    let mut s = Section::new(header, mode);
+    for l in lines {
+        s.line(Some('-'), l);
+    }
+    s.s
 }
 
 fn modified(old: &Member, new: &Member, mode: RenderMode) -> Option<String> {
@@ -334,9 +372,9 @@ fn modified(old: &Member, new: &Member, mode: RenderMode) -> Option<String> {
         return None;
     }
     let diff = similar::TextDiff::from_lines(&a, &b);
-    let mut body = Vec::new();
+    let mut s = Section::new(format!("--- a/{}\n+++ b/{}\n", old.path, new.path), mode);
     for hunk in diff.unified_diff().context_radius(3).iter_hunks() {
-        body.push(hunk.header().to_string());
+        s.line(None, &hunk.header().to_string());
         for change in hunk.iter_changes() {
             let sign = match change.tag() {
                 similar::ChangeTag::Delete => '-',
@@ -344,14 +382,10 @@ fn modified(old: &Member, new: &Member, mode: RenderMode) -> Option<String> {
                 similar::ChangeTag::Equal => ' ',
             };
             let v = change.value();
-            body.push(format!(
-                "{sign}{}",
-                cut_line(v.strip_suffix('\n').unwrap_or(v))
-            ));
+            s.line(Some(sign), v.strip_suffix('\n').unwrap_or(v));
         }
     }
-    let header = format!("--- a/{}\n+++ b/{}\n", old.path, new.path);
-    Some(section(header, body, mode))
+    Some(s.s)
 }
 
 /// The rendered text and the byte offset of each file section.
@@ -388,23 +422,31 @@ pub fn render(base: Option<&Package>, new: &Package, mode: RenderMode) -> Render
     let mut text = String::new();
     let mut sections = Vec::new();
     let total = files.len();
-    for (i, (path, old, new)) in files.iter().enumerate() {
-        let s = match (old, new) {
-            (None, Some(n)) => Some(added(n, mode)),
-            (Some(o), None) => Some(deleted(o, mode)),
-            (Some(o), Some(n)) => modified(o, n, mode),
-            (None, None) => None,
-        };
-        let Some(s) = s else { continue };
-        if mode == RenderMode::Corpus && text.len() + s.len() > SAMPLE_CAP {
-            text.push_str(&format!(
-                "\\ [truncated: diff exceeds 64 KB; {} more file(s) omitted]\n",
-                total - i
-            ));
-            break;
+    // Files render independently, so each chunk renders in parallel; chunks
+    // keep peak memory near the final text instead of twice it.
+    const CHUNK: usize = 64;
+    for (c, chunk) in files.chunks(CHUNK).enumerate() {
+        let rendered: Vec<Option<String>> = chunk
+            .par_iter()
+            .map(|(_, old, new)| match (old, new) {
+                (None, Some(n)) => Some(added(n, mode)),
+                (Some(o), None) => Some(deleted(o, mode)),
+                (Some(o), Some(n)) => modified(o, n, mode),
+                (None, None) => None,
+            })
+            .collect();
+        for (j, ((path, _, _), s)) in chunk.iter().zip(rendered).enumerate() {
+            let Some(s) = s else { continue };
+            if mode == RenderMode::Corpus && text.len() + s.len() > SAMPLE_CAP {
+                text.push_str(&format!(
+                    "\\ [truncated: diff exceeds 64 KB; {} more file(s) omitted]\n",
+                    total - (c * CHUNK + j)
+                ));
+                return Rendered { text, sections };
+            }
+            sections.push((text.len(), path.clone()));
+            text.push_str(&s);
         }
-        sections.push((text.len(), path.clone()));
-        text.push_str(&s);
     }
     Rendered { text, sections }
 }

@@ -317,3 +317,49 @@ fn cache_reuses_settled_reports_and_ignores_tampered_entries() {
     let (code4, _) = scan(&[]);
     assert_eq!(code4, 1);
 }
+
+/// `canary render` is what the model sees; these snapshots were checked by
+/// hand against the corpus rules in `../shared/data/packages/README.md`
+/// (root stripped, install-relevance order, added/modified sections, hunk
+/// headers, corpus caps). A change to the renderer shows up here first.
+#[test]
+fn render_output_matches_reviewed_snapshots() {
+    let c = Canary::new();
+    let render = |args: &[&str]| {
+        let mut full = vec!["render"];
+        full.extend_from_slice(args);
+        let o = c.run(&full);
+        assert_eq!(code(&o), 0, "{}", crate::stderr(&o));
+        crate::stdout(&o)
+    };
+    let p = |rel: &str| fixture(rel).display().to_string();
+    insta::assert_snapshot!(
+        "render_tinyfmt_version_diff",
+        render(&[
+            &p("packages/malicious/tinyfmt-1.0.1.tar.gz"),
+            "--base",
+            &p("packages/malicious/tinyfmt-1.0.0.tar.gz"),
+        ])
+    );
+    insta::assert_snapshot!(
+        "render_string_padder_npm",
+        render(&[&p("packages/malicious/string-padder-2.0.1.tgz")])
+    );
+    insta::assert_snapshot!(
+        "render_colour_tools_wheel",
+        render(&[&p("packages/malicious/colour_tools-0.3.0-py3-none-any.whl")])
+    );
+    insta::assert_snapshot!(
+        "render_left_pad_corpus",
+        render(&[&p("packages/benign/left-pad-1.3.0.tgz"), "--corpus"])
+    );
+    insta::assert_snapshot!(
+        "render_six_1_15_to_1_16_corpus",
+        render(&[
+            &p("packages/benign/six-1.16.0.tar.gz"),
+            "--base",
+            &p("packages/benign/six-1.15.0.tar.gz"),
+            "--corpus",
+        ])
+    );
+}
