@@ -536,14 +536,10 @@ impl Output {
                 println!("{text}");
             }
             Format::Sarif => println!("{}", crate::report::sarif::to_sarif(&self.reports)),
-            Format::Human if n > 1 => {
-                let allowed = self
-                    .reports
-                    .iter()
-                    .filter(|r| r.decision == crate::report::Decision::Allow)
-                    .count();
-                println!("{n} input(s): {allowed} allowed, {} blocked", n - allowed);
-            }
+            // The summary goes to stdout for people, to stderr beside JSONL
+            // so that stdout stays one report per line.
+            Format::Human if n > 1 => println!("{}", summary(&self.reports)),
+            Format::Jsonl if n > 1 => eprintln!("{}", summary(&self.reports)),
             _ => {}
         }
         if n == 0 {
@@ -552,6 +548,20 @@ impl Output {
         }
         self.code
     }
+}
+
+/// `N input(s): A allowed, B blocked (H harmful, I inconclusive, E unreadable)`.
+fn summary(reports: &[Report]) -> String {
+    let count = |f: &dyn Fn(&Report) -> bool| reports.iter().filter(|r| f(r)).count();
+    let allowed = count(&|r| r.decision == crate::report::Decision::Allow);
+    let harmful = count(&|r| r.exit_code() == 1);
+    let unreadable = count(&|r| r.reason == crate::report::Reason::InputError);
+    let inconclusive = count(&|r| r.reason == crate::report::Reason::Inconclusive);
+    format!(
+        "{} input(s): {allowed} allowed, {} blocked ({harmful} harmful, {inconclusive} inconclusive, {unreadable} unreadable)",
+        reports.len(),
+        reports.len() - allowed
+    )
 }
 
 fn quarantine(dir: &Path, path: &Path, report: &Report) -> Result<()> {

@@ -254,6 +254,17 @@ fn folder_scan_gives_one_report_per_package_and_writes_nothing_beside_them() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     assert_eq!(reports.len(), names.len());
+    let allowed = reports.iter().filter(|r| r["decision"] == "allow").count();
+    let summary = format!(
+        "{} input(s): {allowed} allowed, {} blocked",
+        names.len(),
+        names.len() - allowed
+    );
+    assert!(
+        crate::stderr(&o).contains(&summary),
+        "{}",
+        crate::stderr(&o)
+    );
     for (sub, name) in &names {
         let r = reports
             .iter()
