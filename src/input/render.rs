@@ -426,15 +426,18 @@ pub fn render(base: Option<&Package>, new: &Package, mode: RenderMode) -> Render
     // keep peak memory near the final text instead of twice it.
     const CHUNK: usize = 64;
     for (c, chunk) in files.chunks(CHUNK).enumerate() {
-        let rendered: Vec<Option<String>> = chunk
-            .par_iter()
-            .map(|(_, old, new)| match (old, new) {
-                (None, Some(n)) => Some(added(n, mode)),
-                (Some(o), None) => Some(deleted(o, mode)),
-                (Some(o), Some(n)) => modified(o, n, mode),
-                (None, None) => None,
-            })
-            .collect();
+        let one = |(_, old, new): &(String, Option<&Member>, Option<&Member>)| match (old, new) {
+            (None, Some(n)) => Some(added(n, mode)),
+            (Some(o), None) => Some(deleted(o, mode)),
+            (Some(o), Some(n)) => modified(o, n, mode),
+            (None, None) => None,
+        };
+        // Small packages (most of them) render faster without the thread hop.
+        let rendered: Vec<Option<String>> = if total >= 32 {
+            chunk.par_iter().map(one).collect()
+        } else {
+            chunk.iter().map(one).collect()
+        };
         for (j, ((path, _, _), s)) in chunk.iter().zip(rendered).enumerate() {
             let Some(s) = s else { continue };
             if mode == RenderMode::Corpus && text.len() + s.len() > SAMPLE_CAP {
