@@ -394,39 +394,33 @@ pub struct Rendered {
     pub sections: Vec<(usize, String)>,
 }
 
-/// Renders a package, or the change from `base` to `new`.
-pub fn render(base: Option<&Package>, new: &Package, mode: RenderMode) -> Rendered {
-    let base_members: &[Member] = base.map_or(&[], |b| &b.members);
-    let old_by_path: std::collections::HashMap<&str, &Member> =
-        base_members.iter().map(|m| (m.path.as_str(), m)).collect();
-    let new_paths: std::collections::HashSet<&str> =
-        new.members.iter().map(|m| m.path.as_str()).collect();
-    let mut files: Vec<(String, Option<&Member>, Option<&Member>)> = new
+/// Renders a package, or the change from `base` to `new`. Takes the
+/// packages by value: each chunk of members is dropped as soon as it is
+/// rendered, so peak memory is about the package or the text, not both.
+pub fn render(base: Option<Package>, new: Package, mode: RenderMode) -> Rendered {
+    let mut old_by_path: std::collections::HashMap<String, Member> = base
+        .map(|b| b.members.into_iter().map(|m| (m.path.clone(), m)).collect())
+        .unwrap_or_default();
+    type File = (String, Option<Member>, Option<Member>);
+    let mut files: Vec<File> = new
         .members
-        .iter()
-        .map(|m| {
-            (
-                m.path.clone(),
-                old_by_path.get(m.path.as_str()).copied(),
-                Some(m),
-            )
-        })
-        .chain(
-            base_members
-                .iter()
-                .filter(|o| !new_paths.contains(o.path.as_str()))
-                .map(|o| (o.path.clone(), Some(o), None)),
-        )
+        .into_iter()
+        .map(|m| (m.path.clone(), old_by_path.remove(&m.path), Some(m)))
         .collect();
+    files.extend(old_by_path.into_iter().map(|(p, o)| (p, Some(o), None)));
     files.sort_by(|a, b| sort_key(&a.0).cmp(&sort_key(&b.0)));
+    // Last-first, so chunks come off the end in render order.
+    files.reverse();
     let mut text = String::new();
     let mut sections = Vec::new();
     let total = files.len();
-    // Files render independently, so each chunk renders in parallel; chunks
-    // keep peak memory near the final text instead of twice it.
+    let mut done = 0;
+    // Files render independently, so each chunk renders in parallel.
     const CHUNK: usize = 64;
-    for (c, chunk) in files.chunks(CHUNK).enumerate() {
-        let one = |(_, old, new): &(String, Option<&Member>, Option<&Member>)| match (old, new) {
+    while !files.is_empty() {
+        let mut chunk = files.split_off(files.len().saturating_sub(CHUNK));
+        chunk.reverse();
+        let one = |(_, old, new): &File| match (old, new) {
             (None, Some(n)) => Some(added(n, mode)),
             (Some(o), None) => Some(deleted(o, mode)),
             (Some(o), Some(n)) => modified(o, n, mode),
@@ -443,13 +437,14 @@ pub fn render(base: Option<&Package>, new: &Package, mode: RenderMode) -> Render
             if mode == RenderMode::Corpus && text.len() + s.len() > SAMPLE_CAP {
                 text.push_str(&format!(
                     "\\ [truncated: diff exceeds 64 KB; {} more file(s) omitted]\n",
-                    total - (c * CHUNK + j)
+                    total - (done + j)
                 ));
                 return Rendered { text, sections };
             }
             sections.push((text.len(), path.clone()));
             text.push_str(&s);
         }
+        done += chunk.len();
     }
     Rendered { text, sections }
 }
@@ -506,7 +501,7 @@ pub fn render_package_mode(
             notes,
         );
     }
-    let r = render(old.as_ref(), &new, mode);
+    let r = render(old, new, mode);
     if let Some(b) = base {
         notes.push(format!("rendered as the change from {}", b.display()));
     }
@@ -581,7 +576,7 @@ mod tests {
             ],
             notes: vec![],
         };
-        let r = render(None, &new, RenderMode::Scan);
+        let r = render(None, new, RenderMode::Scan);
         assert!(
             r.text
                 .starts_with("--- /dev/null\n+++ b/setup.py\n@@ -0,0 +1,2 @@\n+a\n+b\n"),
@@ -598,7 +593,7 @@ mod tests {
             members: vec![m("setup.py", "a\nc\n")],
             notes: vec![],
         };
-        let r = render(Some(&old), &new, RenderMode::Scan);
+        let r = render(Some(old), new, RenderMode::Scan);
         assert_eq!(r.text, "--- a/setup.py\n+++ b/setup.py\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n--- a/gone.py\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-x\n");
         assert_eq!(r.sections.len(), 2);
     }
@@ -611,7 +606,7 @@ mod tests {
             members,
             notes: vec![],
         };
-        let corpus = render(None, &p, RenderMode::Corpus).text;
+        let corpus = render(None, p.clone(), RenderMode::Corpus).text;
         assert!(corpus.contains("\\ [truncated: file diff exceeds 16 KB]\n"));
         assert!(
             corpus.ends_with("more file(s) omitted]\n"),
@@ -619,7 +614,7 @@ mod tests {
             &corpus[corpus.len() - 100..]
         );
         assert!(corpus.len() <= SAMPLE_CAP + 100);
-        let scan = render(None, &p, RenderMode::Scan).text;
+        let scan = render(None, p, RenderMode::Scan).text;
         assert!(scan.contains("+line 2999\n") && scan.contains("+++ b/m9.py"));
     }
 
