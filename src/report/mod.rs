@@ -197,11 +197,17 @@ impl Report {
 
     /// Combines per-policy outcomes: the input is blocked if any policy blocks,
     /// and the report's reason is the most severe one.
+    /// The input's reason from its policies' reasons. A definitive harmful
+    /// finding under any policy is the input's reason even when another
+    /// policy was inconclusive: the block stands either way, and "harmful" is
+    /// what a caller needs to act on (retrying will not clear it). Otherwise
+    /// the most severe reason wins; no policy at all is inconclusive.
     pub fn overall_reason(policies: &[PolicyReport]) -> Reason {
-        policies
-            .iter()
-            .map(|p| p.reason)
+        let reasons = || policies.iter().map(|p| p.reason);
+        reasons()
+            .filter(|r| matches!(r, Reason::PrecheckHarmful | Reason::QuorumHarmful))
             .max()
+            .or_else(|| reasons().max())
             .unwrap_or(Reason::Inconclusive)
     }
 
@@ -321,5 +327,35 @@ mod tests {
         assert_eq!(Report::overall_reason(&[]), Reason::Inconclusive);
         let json = serde_json::to_string(&Reason::PrecheckHarmless).unwrap();
         assert_eq!(json, "\"precheck-harmless\"");
+    }
+
+    fn policy(reason: Reason) -> PolicyReport {
+        PolicyReport {
+            id: "p".into(),
+            decision: reason.decision(),
+            reason,
+            precheck: PrecheckReport::none(),
+            detectors: Vec::new(),
+            quorum: QuorumReport::default(),
+        }
+    }
+
+    #[test]
+    fn a_harmful_finding_is_the_inputs_reason_over_an_inconclusive_one() {
+        use Reason::*;
+        let overall = |rs: &[Reason]| {
+            Report::overall_reason(&rs.iter().map(|r| policy(*r)).collect::<Vec<_>>())
+        };
+        assert_eq!(overall(&[PrecheckHarmful, Inconclusive]), PrecheckHarmful);
+        assert_eq!(overall(&[Inconclusive, QuorumHarmful]), QuorumHarmful);
+        assert_eq!(overall(&[PrecheckHarmful, QuorumHarmful]), QuorumHarmful);
+        // Without a harmful finding the most severe reason wins, and any
+        // block outranks any allow.
+        assert_eq!(overall(&[PrecheckHarmless, Inconclusive]), Inconclusive);
+        assert_eq!(overall(&[QuorumHarmless, PrecheckHarmless]), QuorumHarmless);
+        assert_eq!(overall(&[Allowlisted, PrecheckHarmless]), Allowlisted);
+        for r in [PrecheckHarmful, Inconclusive] {
+            assert_eq!(overall(&[PrecheckHarmless, r]).decision(), Decision::Block);
+        }
     }
 }

@@ -27,15 +27,26 @@ fn postinstall_payload_with_reviewer_note_is_blocked_under_both_policies() {
         .map(|p| p["id"].as_str().unwrap())
         .collect();
     assert_eq!(ids, ["malicious-package", "prompt-injection"]);
+    assert_eq!(r["reason"], "precheck-harmful");
     for p in r["policies"].as_array().unwrap() {
         assert_eq!(p["decision"], "block", "{p:#}");
-        assert_eq!(p["reason"], "precheck-harmful", "{p:#}");
-        assert_eq!(p["precheck"]["band"], "harmful");
         assert!(
             p["detectors"].as_array().unwrap().is_empty(),
-            "no detector call when the pre-check is confident"
+            "no detector is configured"
         );
     }
+    // The reviewer note is an injection the PI model is sure of. The package
+    // model was trained on PyPI only: on this npm payload it must never say
+    // harmless, and may be sure or unsure (inconclusive, still blocked).
+    let pi = &r["policies"][1];
+    assert_eq!(pi["reason"], "precheck-harmful", "{pi:#}");
+    assert_eq!(pi["precheck"]["band"], "harmful");
+    let mp = &r["policies"][0];
+    assert_ne!(mp["precheck"]["band"], "harmless", "{mp:#}");
+    assert!(
+        mp["reason"] == "precheck-harmful" || mp["reason"] == "inconclusive",
+        "{mp:#}"
+    );
     assert_eq!(r["usage"]["detector_calls"], 0);
 }
 
