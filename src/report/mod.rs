@@ -104,7 +104,8 @@ pub struct PrecheckReport {
     pub band: Band,
     pub slices: usize,
     pub top_slice: Option<Span>,
-    /// Where the top slice lies, when the input is a rendered package: `path:line`.
+    /// For a rendered package, `path:line` of the file inside the top slice
+    /// that scores highest on its own (where a reader should look first).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub location: Option<String>,
 }
