@@ -129,3 +129,65 @@ pub fn cacheable(r: &Report) -> bool {
         && settled(r.reason)
         && r.policies.iter().all(|p| settled(p.reason))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::{InputInfo, PolicyReport, PrecheckReport, QuorumReport, Usage};
+
+    fn report(reason: Reason, sha: &str) -> Report {
+        Report {
+            schema: crate::report::SCHEMA.into(),
+            input: InputInfo {
+                id: None,
+                source: "x".into(),
+                kind: "package".into(),
+                sha256: sha.into(),
+                bytes: 1,
+            },
+            decision: reason.decision(),
+            reason,
+            error: None,
+            notes: Vec::new(),
+            policies: vec![PolicyReport {
+                id: "malicious-package".into(),
+                decision: reason.decision(),
+                reason,
+                precheck: PrecheckReport::none(),
+                detectors: Vec::new(),
+                quorum: QuorumReport::default(),
+            }],
+            usage: Usage::default(),
+            elapsed_ms: 1,
+        }
+    }
+
+    #[test]
+    fn only_settled_decisions_are_stored_and_keys_cover_the_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = Cache::open(dir.path(), "fp-1".into()).unwrap();
+        let ids = vec!["malicious-package".to_string()];
+        for (reason, stored) in [
+            (Reason::PrecheckHarmful, true),
+            (Reason::QuorumHarmless, true),
+            (Reason::Inconclusive, false),
+            (Reason::InputError, false),
+            (Reason::Allowlisted, false),
+        ] {
+            let sha = format!("{reason:?}");
+            let key = c.key(&sha, None, &ids);
+            c.put(&key, &report(reason, &sha));
+            assert_eq!(c.get(&key, &sha).is_some(), stored, "{reason:?}");
+        }
+        // The key depends on the base, the policies and the run fingerprint.
+        let k = c.key("a", None, &ids);
+        assert_ne!(k, c.key("a", Some("b"), &ids));
+        assert_ne!(k, c.key("a", None, &["prompt-injection".to_string()]));
+        let other = Cache::open(dir.path(), "fp-2".into()).unwrap();
+        assert_ne!(k, other.key("a", None, &ids));
+        // A stored report is not served for another artifact's hash.
+        c.put(&k, &report(Reason::PrecheckHarmless, "a"));
+        assert!(c.get(&k, "a").is_some());
+        assert!(c.get(&k, "not-a").is_none());
+    }
+}
