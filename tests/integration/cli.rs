@@ -6,17 +6,25 @@ fn path(rel: &str) -> String {
     fixture(rel).display().to_string()
 }
 
+/// `canary scan --local-only --format json FIXTURE`: the output and its report.
+fn scan_local_json(c: &Canary, rel: &str) -> (std::process::Output, serde_json::Value) {
+    let o = c.run(&["scan", "--local-only", "--format", "json", &path(rel)]);
+    let r = json(&o);
+    (o, r)
+}
+
+/// One report per stdout line.
+fn jsonl(o: &std::process::Output) -> Vec<serde_json::Value> {
+    stdout(o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 #[test]
 fn postinstall_payload_with_reviewer_note_is_blocked_under_both_policies() {
     let c = Canary::new();
-    let o = c.run(&[
-        "scan",
-        "--local-only",
-        "--format",
-        "json",
-        &path("diffs/postinstall-payload.diff"),
-    ]);
-    let r = json(&o);
+    let (o, r) = scan_local_json(&c, "diffs/postinstall-payload.diff");
     assert_eq!(code(&o), 1, "{r:#}");
     assert_eq!(r["decision"], "block");
     assert_eq!(r["input"]["kind"], "diff");
@@ -53,14 +61,7 @@ fn postinstall_payload_with_reviewer_note_is_blocked_under_both_policies() {
 #[test]
 fn ordinary_bugfix_diff_is_allowed() {
     let c = Canary::new();
-    let o = c.run(&[
-        "scan",
-        "--local-only",
-        "--format",
-        "json",
-        &path("diffs/bugfix.diff"),
-    ]);
-    let r = json(&o);
+    let (o, r) = scan_local_json(&c, "diffs/bugfix.diff");
     assert_eq!(code(&o), 0, "{r:#}");
     assert_eq!(r["decision"], "allow");
     assert_eq!(r["reason"], "precheck-harmless");
@@ -73,14 +74,7 @@ fn ordinary_bugfix_diff_is_allowed() {
 #[test]
 fn report_snapshot_for_a_bugfix_diff() {
     let c = Canary::new();
-    let o = c.run(&[
-        "scan",
-        "--local-only",
-        "--format",
-        "json",
-        &path("diffs/bugfix.diff"),
-    ]);
-    let r = json(&o);
+    let (_, r) = scan_local_json(&c, "diffs/bugfix.diff");
     insta::assert_json_snapshot!("bugfix_report", r, {
         ".elapsed_ms" => "[ms]",
         ".input.source" => "[path]",
@@ -99,10 +93,7 @@ fn injected_email_is_blocked_and_meeting_notes_allowed() {
         &path("text/injected-email.txt"),
         &path("text/meeting-notes.txt"),
     ]);
-    let lines: Vec<serde_json::Value> = stdout(&o)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = jsonl(&o);
     assert_eq!(lines.len(), 2);
     let by_name = |n: &str| {
         lines
@@ -194,10 +185,7 @@ fn batch_keeps_ids_and_blocks_malformed_lines() {
         "--batch",
         &path("text/batch.jsonl"),
     ]);
-    let lines: Vec<serde_json::Value> = stdout(&o)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = jsonl(&o);
     assert_eq!(lines.len(), 3, "{}", stdout(&o));
     assert_eq!(lines[0]["input"]["id"], "notes");
     assert_eq!(lines[0]["decision"], "allow");
