@@ -1,24 +1,9 @@
 //! `canary scan`, `canary policy` and config handling, end to end.
 
-use crate::{code, fixture, json, stderr, stdout, Canary};
+use crate::{code, fixture, json, jsonl, scan_local_json, stderr, stdout, Canary};
 
 fn path(rel: &str) -> String {
     fixture(rel).display().to_string()
-}
-
-/// `canary scan --local-only --format json FIXTURE`: the output and its report.
-fn scan_local_json(c: &Canary, rel: &str) -> (std::process::Output, serde_json::Value) {
-    let o = c.run(&["scan", "--local-only", "--format", "json", &path(rel)]);
-    let r = json(&o);
-    (o, r)
-}
-
-/// One report per stdout line.
-fn jsonl(o: &std::process::Output) -> Vec<serde_json::Value> {
-    stdout(o)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
 }
 
 #[test]

@@ -74,3 +74,19 @@ pub fn json(o: &Output) -> serde_json::Value {
         )
     })
 }
+
+/// `canary scan --local-only --format json FIXTURE`: the output and its report.
+pub fn scan_local_json(c: &Canary, rel: &str) -> (Output, serde_json::Value) {
+    let path = fixture(rel).display().to_string();
+    let o = c.run(&["scan", "--local-only", "--format", "json", &path]);
+    let r = json(&o);
+    (o, r)
+}
+
+/// One report per stdout line.
+pub fn jsonl(o: &Output) -> Vec<serde_json::Value> {
+    stdout(o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}

@@ -2,14 +2,41 @@
 
 use std::io::Write;
 
-use crate::{code, fixture, json, Canary};
+use crate::{code, fixture, json, jsonl, scan_local_json, Canary};
+
+type TarGz = tar::Builder<flate2::write::GzEncoder<Vec<u8>>>;
+
+fn tar_gz_builder() -> TarGz {
+    tar::Builder::new(flate2::write::GzEncoder::new(
+        Vec::new(),
+        flate2::Compression::fast(),
+    ))
+}
+
+/// Appends a regular file; `raw_name` writes the name bytes directly (the tar
+/// crate refuses `..` itself).
+fn append_file(b: &mut TarGz, name: &str, data: &[u8], raw_name: bool) {
+    let mut h = tar::Header::new_gnu();
+    h.set_size(data.len() as u64);
+    h.set_mode(0o644);
+    h.set_entry_type(tar::EntryType::Regular);
+    if raw_name {
+        let n = name.as_bytes();
+        h.as_old_mut().name[..n.len()].copy_from_slice(n);
+    } else {
+        h.set_path(name).unwrap();
+    }
+    h.set_cksum();
+    b.append(&h, data).unwrap();
+}
+
+fn finish(b: TarGz) -> Vec<u8> {
+    b.into_inner().unwrap().finish().unwrap()
+}
 
 /// A tar.gz with one symlink entry followed by regular files.
 fn tar_gz_with_link(link: &str, target: &str, files: &[(&str, &[u8])]) -> Vec<u8> {
-    let mut b = tar::Builder::new(flate2::write::GzEncoder::new(
-        Vec::new(),
-        flate2::Compression::fast(),
-    ));
+    let mut b = tar_gz_builder();
     let mut h = tar::Header::new_gnu();
     h.set_entry_type(tar::EntryType::Symlink);
     h.set_size(0);
@@ -19,38 +46,31 @@ fn tar_gz_with_link(link: &str, target: &str, files: &[(&str, &[u8])]) -> Vec<u8
     h.set_cksum();
     b.append(&h, &b""[..]).unwrap();
     for (name, data) in files {
-        let mut h = tar::Header::new_gnu();
-        h.set_size(data.len() as u64);
-        h.set_mode(0o644);
-        h.set_entry_type(tar::EntryType::Regular);
-        h.set_path(name).unwrap();
-        h.set_cksum();
-        b.append(&h, *data).unwrap();
+        append_file(&mut b, name, data, false);
     }
-    b.into_inner().unwrap().finish().unwrap()
+    finish(b)
 }
 
 fn tar_gz(entries: &[(&str, &[u8])], raw_names: bool) -> Vec<u8> {
-    let mut b = tar::Builder::new(flate2::write::GzEncoder::new(
-        Vec::new(),
-        flate2::Compression::fast(),
-    ));
+    let mut b = tar_gz_builder();
     for (name, data) in entries {
-        let mut h = tar::Header::new_gnu();
-        h.set_size(data.len() as u64);
-        h.set_mode(0o644);
-        h.set_entry_type(tar::EntryType::Regular);
-        if raw_names {
-            // Write the name bytes directly: the tar crate refuses `..` itself.
-            let n = name.as_bytes();
-            h.as_old_mut().name[..n.len()].copy_from_slice(n);
-        } else {
-            h.set_path(name).unwrap();
-        }
-        h.set_cksum();
-        b.append(&h, *data).unwrap();
+        append_file(&mut b, name, data, raw_names);
     }
-    b.into_inner().unwrap().finish().unwrap()
+    finish(b)
+}
+
+/// A zip of members made of zeros: (name, MiB).
+fn zeros_zip(members: &[(&str, usize)]) -> Vec<u8> {
+    let mut z = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let zeros = vec![0u8; 1 << 20];
+    for (name, mib) in members {
+        z.start_file(*name, zip::write::SimpleFileOptions::default())
+            .unwrap();
+        for _ in 0..*mib {
+            z.write_all(&zeros).unwrap();
+        }
+    }
+    z.finish().unwrap().into_inner()
 }
 
 fn scan_bytes(c: &Canary, name: &str, bytes: &[u8]) -> (i32, serde_json::Value) {
@@ -69,15 +89,7 @@ fn synthetic_malicious_packages_are_blocked() {
         "colour_tools-0.3.0-py3-none-any.whl",
         "tinyfmt-1.0.1.tar.gz",
     ] {
-        let p = fixture(&format!("packages/malicious/{f}"));
-        let o = c.run(&[
-            "scan",
-            "--local-only",
-            "--format",
-            "json",
-            p.to_str().unwrap(),
-        ]);
-        let r = json(&o);
+        let (o, r) = scan_local_json(&c, &format!("packages/malicious/{f}"));
         assert_eq!(r["decision"], "block", "{f}: {r:#}");
         assert!(code(&o) == 1 || code(&o) == 2, "{f}: exit {}", code(&o));
         assert_eq!(r["input"]["kind"], "package");
@@ -113,32 +125,16 @@ fn truncated_gzip_is_blocked() {
 #[test]
 fn zip_bomb_is_blocked_by_the_ratio_cap() {
     let c = Canary::new();
-    let mut z = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    z.start_file("pkg/data.bin", zip::write::SimpleFileOptions::default())
-        .unwrap();
-    let zeros = vec![0u8; 1 << 20];
-    for _ in 0..1024 {
-        z.write_all(&zeros).unwrap();
-    }
-    let bytes = z.finish().unwrap().into_inner();
+    let bytes = zeros_zip(&[("pkg/data.bin", 1024)]);
     let (code, r) = scan_bytes(&c, "bomb.zip", &bytes);
     assert_eq!(code, 2, "{r:#}");
     let e = r["error"].as_str().unwrap();
     assert!(e.contains("limit hit"), "{e}");
 
     // Members each under the member cap: the member's own ratio stops it.
-    let mut z = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    for i in 0..8 {
-        z.start_file(
-            format!("pkg/d{i}.bin"),
-            zip::write::SimpleFileOptions::default(),
-        )
-        .unwrap();
-        for _ in 0..16 {
-            z.write_all(&zeros).unwrap();
-        }
-    }
-    let bytes = z.finish().unwrap().into_inner();
+    let names: Vec<String> = (0..8).map(|i| format!("pkg/d{i}.bin")).collect();
+    let members: Vec<(&str, usize)> = names.iter().map(|n| (n.as_str(), 16)).collect();
+    let bytes = zeros_zip(&members);
     let (code, r) = scan_bytes(&c, "bomb8.zip", &bytes);
     assert_eq!(code, 2, "{r:#}");
     let e = r["error"].as_str().unwrap();
@@ -249,10 +245,7 @@ fn folder_scan_gives_one_report_per_package_and_writes_nothing_beside_them() {
         ["pkgs"],
         "a --no-cache scan wrote into its working directory"
     );
-    let reports: Vec<serde_json::Value> = crate::stdout(&o)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let reports = jsonl(&o);
     assert_eq!(reports.len(), names.len());
     let allowed = reports.iter().filter(|r| r["decision"] == "allow").count();
     let summary = format!(
