@@ -554,7 +554,7 @@ impl Output {
 fn summary(reports: &[Report]) -> String {
     let count = |f: &dyn Fn(&Report) -> bool| reports.iter().filter(|r| f(r)).count();
     let allowed = count(&|r| r.decision == crate::report::Decision::Allow);
-    let harmful = count(&|r| r.exit_code() == 1);
+    let harmful = count(&|r| r.reason.is_harmful());
     let unreadable = count(&|r| r.reason == crate::report::Reason::InputError);
     let inconclusive = count(&|r| r.reason == crate::report::Reason::Inconclusive);
     format!(

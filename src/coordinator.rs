@@ -201,11 +201,8 @@ impl Coordinator {
                     .copied()
                     .unwrap_or_else(|| model.thresholds());
                 let b = band(s.score, t.harmful_at, t.harmless_below);
-                let location = if input.sections.is_empty() {
-                    None
-                } else {
-                    input.locate(input.hotspot(s.top_slice, |t| model.score(t).score))
-                };
+                // Plain inputs have no sections: no rescoring, no location.
+                let location = input.locate(input.hotspot(s.top_slice, |t| model.score(t).score));
                 (
                     PrecheckReport {
                         model: Some(model.model_id().to_string()),

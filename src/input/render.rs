@@ -245,9 +245,10 @@ fn decode(data: &[u8]) -> String {
     }
 }
 
-fn cut_line(line: &str) -> String {
+/// The line, or its first `LINE_CAP` bytes with the corpus's truncation mark.
+fn cut_line(line: &str) -> std::borrow::Cow<'_, str> {
     if line.len() <= LINE_CAP {
-        return line.to_string();
+        return line.into();
     }
     let mut end = LINE_CAP;
     while !line.is_char_boundary(end) {
@@ -258,6 +259,7 @@ fn cut_line(line: &str) -> String {
         &line[..end],
         line.chars().count()
     )
+    .into()
 }
 
 /// One file section being written: a header, then body lines appended in
@@ -284,13 +286,7 @@ impl Section {
         if self.full {
             return;
         }
-        let cut;
-        let body: &str = if line.len() <= LINE_CAP {
-            line
-        } else {
-            cut = cut_line(line);
-            &cut
-        };
+        let body = cut_line(line);
         let len = prefix.map_or(0, char::len_utf8) + body.len();
         if self.mode == RenderMode::Corpus && self.s.len() + len + 1 > FILE_CAP {
             self.s.push_str("\\ [truncated: file diff exceeds 16 KB]\n");
@@ -300,7 +296,7 @@ impl Section {
         if let Some(c) = prefix {
             self.s.push(c);
         }
-        self.s.push_str(body);
+        self.s.push_str(&body);
         self.s.push('\n');
     }
 }

@@ -41,6 +41,11 @@ impl Reason {
         }
     }
 
+    /// A definitive harmful finding (by the pre-check or by quorum).
+    pub fn is_harmful(self) -> bool {
+        matches!(self, Reason::PrecheckHarmful | Reason::QuorumHarmful)
+    }
+
     /// Process exit code for a report with this reason (the highest wins).
     pub fn exit_code(self) -> i32 {
         match self {
@@ -196,9 +201,8 @@ impl Report {
         self.reason.exit_code()
     }
 
-    /// Combines per-policy outcomes: the input is blocked if any policy blocks,
-    /// and the report's reason is the most severe one.
-    /// The input's reason from its policies' reasons. A definitive harmful
+    /// The input's reason from its policies' reasons (the input is blocked if
+    /// any policy blocks). A definitive harmful
     /// finding under any policy is the input's reason even when another
     /// policy was inconclusive: the block stands either way, and "harmful" is
     /// what a caller needs to act on (retrying will not clear it). Otherwise
@@ -206,7 +210,7 @@ impl Report {
     pub fn overall_reason(policies: &[PolicyReport]) -> Reason {
         let reasons = || policies.iter().map(|p| p.reason);
         reasons()
-            .filter(|r| matches!(r, Reason::PrecheckHarmful | Reason::QuorumHarmful))
+            .filter(|r| r.is_harmful())
             .max()
             .or_else(|| reasons().max())
             .unwrap_or(Reason::Inconclusive)
