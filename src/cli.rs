@@ -499,6 +499,7 @@ struct Output {
     format: Format,
     reports: Vec<Report>,
     code: i32,
+    write_error: Option<std::io::Error>,
 }
 
 impl Output {
@@ -507,24 +508,21 @@ impl Output {
             format,
             reports: Vec::new(),
             code: 0,
+            write_error: None,
         }
     }
 
     fn push(&mut self, r: Report, bar: &indicatif::ProgressBar) {
         self.code = self.code.max(r.exit_code());
         match self.format {
-            Format::Jsonl => bar.suspend(|| {
-                let mut o = std::io::stdout().lock();
-                let _ = writeln!(o, "{}", r.to_json_line());
-                let _ = o.flush();
-            }),
-            Format::Human => bar.suspend(|| print!("{}", r.to_human())),
+            Format::Jsonl => bar.suspend(|| self.write(&format!("{}\n", r.to_json_line()))),
+            Format::Human => bar.suspend(|| self.write(&r.to_human())),
             _ => {}
         }
         self.reports.push(r);
     }
 
-    fn finish(self) -> i32 {
+    fn finish(mut self) -> i32 {
         let n = self.reports.len();
         match self.format {
             Format::Json => {
@@ -533,12 +531,15 @@ impl Output {
                 } else {
                     serde_json::to_string_pretty(&self.reports).expect("reports serialize")
                 };
-                println!("{text}");
+                self.write(&format!("{text}\n"));
             }
-            Format::Sarif => println!("{}", crate::report::sarif::to_sarif(&self.reports)),
+            Format::Sarif => self.write(&format!(
+                "{}\n",
+                crate::report::sarif::to_sarif(&self.reports)
+            )),
             // The summary goes to stdout for people, to stderr beside JSONL
             // so that stdout stays one report per line.
-            Format::Human if n > 1 => println!("{}", summary(&self.reports)),
+            Format::Human if n > 1 => self.write(&format!("{}\n", summary(&self.reports))),
             Format::Jsonl if n > 1 => eprintln!("{}", summary(&self.reports)),
             _ => {}
         }
@@ -546,8 +547,46 @@ impl Output {
             eprintln!("canary: no report was produced");
             return EXIT_USAGE;
         }
+        if let Some(e) = self.write_error {
+            // The decisions were made but not all delivered: not a clean exit.
+            eprintln!("canary: error: cannot write reports to standard output: {e}");
+            return EXIT_USAGE;
+        }
         self.code
     }
+
+    /// Writes to stdout, remembering the first failure (a closed pipe)
+    /// instead of panicking; later writes are skipped.
+    fn write(&mut self, text: &str) {
+        if self.write_error.is_none() {
+            if let Err(e) = write_stdout(text) {
+                self.write_error = Some(e);
+            }
+        }
+    }
+}
+
+/// Writes to stdout and flushes; a closed pipe is an error, never a panic.
+fn write_stdout(text: &str) -> std::io::Result<()> {
+    let mut o = std::io::stdout().lock();
+    o.write_all(text.as_bytes())?;
+    o.flush()
+}
+
+/// `println!` for commands: an error (exit 3) instead of a panic when
+/// stdout is closed, as in `canary render PKG | head`.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        write_stdout(&format!("{}\n", format_args!($($arg)*)))
+            .context("cannot write to standard output")
+    };
+}
+
+/// `print!` counterpart of [`outln!`].
+macro_rules! out {
+    ($($arg:tt)*) => {
+        write_stdout(&format!($($arg)*)).context("cannot write to standard output")
+    };
 }
 
 /// `N input(s): A allowed, B blocked (H harmful, I inconclusive, E unreadable)`.
@@ -607,16 +646,16 @@ fn review_cmd(dir: &Path) -> Result<i32> {
             .filter_map(|p| p.precheck.location.clone())
             .next()
             .unwrap_or_default();
-        println!(
+        outln!(
             "{}  {}  {}  {}  {}",
             r.input.sha256.get(..16).unwrap_or(""),
             r.reason.as_str(),
             r.input.source,
             top,
             r.error.unwrap_or_default()
-        );
+        )?;
     }
-    println!("{} quarantined artifact(s)", entries.len());
+    outln!("{} quarantined artifact(s)", entries.len())?;
     Ok(0)
 }
 
@@ -625,7 +664,7 @@ fn policy_cmd(config: &Config, command: PolicyCommand) -> Result<i32> {
         PolicyCommand::List => {
             for p in policy_set(config)?.all() {
                 let first = p.harm_definition.split(". ").next().unwrap_or("");
-                println!(
+                outln!(
                     "{:<20} {:<10} {}",
                     p.id,
                     if p.origin == "builtin" {
@@ -634,21 +673,21 @@ fn policy_cmd(config: &Config, command: PolicyCommand) -> Result<i32> {
                         "file"
                     },
                     first
-                );
+                )?;
             }
             Ok(0)
         }
         PolicyCommand::Show { id } => {
             let p = policy_set(config)?.resolve(&id)?;
-            println!(
+            outln!(
                 "{}",
                 toml::to_string_pretty(&p).context("rendering the policy")?
-            );
+            )?;
             Ok(0)
         }
         PolicyCommand::Check { file } => match Policy::from_file(&file) {
             Ok(p) => {
-                println!("{}: ok (policy `{}`)", file.display(), p.id);
+                outln!("{}: ok (policy `{}`)", file.display(), p.id)?;
                 Ok(0)
             }
             Err(e) => {
@@ -724,12 +763,12 @@ fn train_cmd(a: TrainArgs) -> Result<i32> {
     }
     let report = crate::train::train(&o)?;
     let d = &report.dev;
-    println!(
+    outln!(
         "trained {} on {} rows in {:.1}s; dev n={} AUC {:.4} harmful-at {:.4} harmless-below {:.4} FNR {:.2}% FPR {:.2}% uncertain {:.2}% (uncertain counted as blocked)",
         report.policy, report.train_rows, report.train_seconds, d.n, d.auc, d.harmful_at, d.harmless_below,
         100.0 * d.fnr, 100.0 * d.fpr, 100.0 * d.uncertain
-    );
-    println!("wrote {}", o.out.display());
+    )?;
+    outln!("wrote {}", o.out.display())?;
     Ok(0)
 }
 
@@ -765,8 +804,8 @@ fn eval_cmd(config: Config, a: EvalArgs) -> Result<i32> {
         std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
     }
     match a.format {
-        EvalFormat::Table => print!("{}", crate::eval::to_table(&result)),
-        EvalFormat::Json => println!("{}", serde_json::to_string_pretty(&result)?),
+        EvalFormat::Table => out!("{}", crate::eval::to_table(&result))?,
+        EvalFormat::Json => outln!("{}", serde_json::to_string_pretty(&result)?)?,
     }
     Ok(0)
 }
@@ -783,7 +822,7 @@ fn render_cmd(config: &Config, path: &Path, base: Option<&Path>, corpus: bool) -
         crate::input::render::RenderMode::Scan
     };
     let inp = crate::input::render::render_package_mode(base, path, &config.limits, mode);
-    print!("{}", inp.text);
+    out!("{}", inp.text)?;
     for n in &inp.notes {
         eprintln!("note: {n}");
     }
@@ -812,10 +851,10 @@ fn detectors_check(config: Config, local_only: bool) -> Result<i32> {
         .build()?;
     for d in &detectors {
         if local_only && !d.is_local() {
-            println!(
+            outln!(
                 "{:<16} skipped: local-only (endpoint is not loopback)",
                 d.id()
-            );
+            )?;
             continue;
         }
         let (mut right, mut total) = (0, 0);
@@ -836,13 +875,13 @@ fn detectors_check(config: Config, local_only: bool) -> Result<i32> {
             }
         }
         all_ok &= right == total;
-        println!(
+        outln!(
             "{:<16} {:<24} {right}/{total} correct and in protocol",
             d.id(),
             d.model()
-        );
+        )?;
         for p in problems {
-            println!("    {p}");
+            outln!("    {p}")?;
         }
     }
     Ok(if all_ok { 0 } else { 2 })

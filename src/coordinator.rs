@@ -50,6 +50,18 @@ pub fn decide(mode: PrecheckMode, band: Option<Band>, votes: &[Vote], quorum: us
     }
 }
 
+/// The band under a policy whose harm is done by code (`harmful-needs-code`):
+/// `all` is the band of the top slice, `code` that of the top slice holding
+/// code (`None`: no slice holds code). The harmful band stands only when code
+/// reaches it; otherwise it is lowered to uncertain, never further.
+pub fn needs_code_band(all: Band, code: Option<Band>) -> Band {
+    match (all, code) {
+        (Band::Harmful, Some(Band::Harmful)) => Band::Harmful,
+        (Band::Harmful, _) => Band::Uncertain,
+        (other, _) => other,
+    }
+}
+
 /// Maps a score to a band with the model's (or the config's) thresholds.
 pub fn band(score: f32, harmful_at: f32, harmless_below: f32) -> Band {
     if score.is_nan() {
@@ -192,7 +204,7 @@ impl Coordinator {
         let mode = self.config.precheck.mode;
         let (precheck, band) = match &gate.precheck {
             Some(model) => {
-                let s = model.score(input.text.as_bytes());
+                let scores = model.slice_scores(input.text.as_bytes());
                 let t = self
                     .config
                     .precheck
@@ -200,7 +212,29 @@ impl Coordinator {
                     .get(&gate.policy.id)
                     .copied()
                     .unwrap_or_else(|| model.thresholds());
-                let b = band(s.score, t.harmful_at, t.harmless_below);
+                let all = crate::precheck::top(&scores, |_| true);
+                let mut s = all.unwrap_or(crate::precheck::PrecheckScore {
+                    score: f32::NAN,
+                    slices: 0,
+                    top_slice: crate::report::Span { start: 0, end: 0 },
+                });
+                let mut b = band(s.score, t.harmful_at, t.harmless_below);
+                let mut note = None;
+                if gate.policy.harmful_needs_code && b == Band::Harmful {
+                    let code = crate::precheck::top(&scores, |span| input.span_holds_code(span));
+                    let code_band = code.map(|c| band(c.score, t.harmful_at, t.harmless_below));
+                    let lowered = needs_code_band(b, code_band);
+                    match code {
+                        Some(c) if lowered == Band::Harmful => s = c,
+                        _ => {
+                            note = Some(format!(
+                                "harmful score {:.4} only on documentation or data; no slice holding code reaches harmful-at {:.4}: lowered to uncertain",
+                                s.score, t.harmful_at
+                            ))
+                        }
+                    }
+                    b = lowered;
+                }
                 // Plain inputs have no sections: no rescoring, no location.
                 let location = input.locate(input.hotspot(s.top_slice, |t| model.score(t).score));
                 (
@@ -211,6 +245,7 @@ impl Coordinator {
                         slices: s.slices,
                         top_slice: Some(s.top_slice),
                         location,
+                        note,
                     },
                     Some(b),
                 )
@@ -456,6 +491,104 @@ mod tests {
             decide(Off, Some(Band::Harmful), &[Harmless, Harmless], 2),
             Reason::QuorumHarmless
         );
+    }
+
+    /// Scores 0.99 for any text holding "PAYLOAD", else 0.1, in 64-byte slices.
+    struct Keyword;
+    impl Precheck for Keyword {
+        fn model_id(&self) -> &str {
+            "keyword"
+        }
+        fn thresholds(&self) -> crate::config::Thresholds {
+            crate::config::Thresholds {
+                harmful_at: 0.9,
+                harmless_below: 0.05,
+            }
+        }
+        fn slice_scores(&self, text: &[u8]) -> Vec<(f32, crate::report::Span)> {
+            crate::precheck::slices(text.len(), 64, 0)
+                .into_iter()
+                .map(|sp| {
+                    let hit = text[sp.start..sp.end].windows(7).any(|w| w == b"PAYLOAD");
+                    (if hit { 0.99 } else { 0.1 }, sp)
+                })
+                .collect()
+        }
+    }
+
+    fn package(files: &[(&str, String)]) -> Input {
+        let mut input = Input::from_text(None, "pkg.tar.gz", b"");
+        let mut text = String::new();
+        for (path, body) in files {
+            input.sections.push((text.len(), path.to_string()));
+            text.push_str(body);
+        }
+        input.text = text;
+        input
+    }
+
+    #[test]
+    fn harmful_needs_code_lowers_a_harmful_score_on_data_alone() {
+        let gate = |needs_code: bool| {
+            let mut policy = Policy::builtin("malicious-package").unwrap();
+            policy.harmful_needs_code = needs_code;
+            PolicyGate {
+                policy,
+                precheck: Some(Arc::new(Keyword) as Arc<dyn Precheck>),
+            }
+        };
+        let code = "x".repeat(64);
+        let run = |needs_code: bool, input: &Input| {
+            let c =
+                Coordinator::new(Config::default(), vec![gate(needs_code)], vec![], true).unwrap();
+            c.scan(input, &["malicious-package".to_string()]).policies[0].clone()
+        };
+        // The payload sits in a slice that holds only a data file.
+        let data = package(&[
+            ("setup.py", code.clone()),
+            ("tests/data/blob.json", format!("{:-<57}PAYLOAD", "")),
+        ]);
+        let p = run(true, &data);
+        assert_eq!(p.precheck.band, Band::Uncertain);
+        assert_eq!(p.reason, Reason::Inconclusive);
+        assert!(p
+            .precheck
+            .note
+            .as_deref()
+            .unwrap()
+            .contains("documentation or data"));
+        let p = run(false, &data);
+        assert_eq!(
+            (p.precheck.band, p.reason),
+            (Band::Harmful, Reason::PrecheckHarmful)
+        );
+        assert!(p.precheck.note.is_none());
+        // A harmful slice holding code keeps the harmful band, and the report
+        // points at it even when a data slice scores as high.
+        let both = package(&[
+            ("setup.py", format!("{:-<50}PAYLOAD{:-<7}", "", "")),
+            ("tests/data/blob.json", format!("{:-<57}PAYLOAD", "")),
+        ]);
+        let p = run(true, &both);
+        assert_eq!(
+            (p.precheck.band, p.reason),
+            (Band::Harmful, Reason::PrecheckHarmful)
+        );
+        assert_eq!(p.precheck.location.as_deref(), Some("setup.py:1"));
+        assert!(p.precheck.note.is_none());
+    }
+
+    #[test]
+    fn needs_code_only_lowers_harmful_and_only_to_uncertain() {
+        use Band::*;
+        for code in [None, Some(Harmful), Some(Uncertain), Some(Harmless)] {
+            assert_eq!(needs_code_band(Harmless, code), Harmless);
+            assert_eq!(needs_code_band(Uncertain, code), Uncertain);
+        }
+        assert_eq!(needs_code_band(Harmful, Some(Harmful)), Harmful);
+        assert_eq!(needs_code_band(Harmful, Some(Uncertain)), Uncertain);
+        assert_eq!(needs_code_band(Harmful, Some(Harmless)), Uncertain);
+        assert_eq!(needs_code_band(Harmful, None), Uncertain);
     }
 
     #[test]

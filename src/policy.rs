@@ -77,6 +77,12 @@ pub struct Policy {
     /// Which pre-check model scores this policy (`builtin:NAME`, a directory,
     /// or `hf:REPO`). `None`: no pre-check model, every input is uncertain.
     pub precheck_model: Option<String>,
+    /// Harm under this policy is done by code. For a rendered package, a
+    /// pre-check harmful band is kept only when a slice holding code reaches
+    /// it; a harmful score on documentation or data alone (test fixtures,
+    /// service JSON, numeric tables) is lowered to uncertain: still blocked
+    /// unless detectors clear it by quorum. Never lowers anything to harmless.
+    pub harmful_needs_code: bool,
     pub protocol: Protocol,
     /// Where the policy came from: `builtin` or the file path.
     #[serde(skip)]
@@ -97,6 +103,7 @@ struct RawPolicy {
     precheck_signals: Option<Vec<String>>,
     detector_guidance: Option<Vec<String>>,
     precheck_model: Option<String>,
+    harmful_needs_code: Option<bool>,
     protocol: Option<Protocol>,
 }
 
@@ -225,6 +232,7 @@ fn validate(raw: RawPolicy, origin: &str) -> Result<Policy, PolicyError> {
         precheck_signals: raw.precheck_signals.unwrap_or_default(),
         detector_guidance: raw.detector_guidance.unwrap_or_default(),
         precheck_model: raw.precheck_model,
+        harmful_needs_code: raw.harmful_needs_code.unwrap_or(false),
         protocol: raw.protocol.expect("checked above"),
         origin: origin.to_string(),
         base_dir: None,

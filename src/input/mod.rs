@@ -139,6 +139,26 @@ impl Input {
         best.1
     }
 
+    /// Whether `span` of the text may hold code: true for plain inputs (no
+    /// sections) and for any span that touches a section whose file is not
+    /// documentation or data ([`render::is_inert`]).
+    pub fn span_holds_code(&self, span: crate::report::Span) -> bool {
+        if self.sections.is_empty() {
+            return true;
+        }
+        if span.start < self.sections[0].0 {
+            return true;
+        }
+        let first = self
+            .sections
+            .partition_point(|(start, _)| *start <= span.start)
+            .saturating_sub(1);
+        self.sections[first..]
+            .iter()
+            .take_while(|(start, _)| *start < span.end.max(span.start + 1))
+            .any(|(_, path)| !render::is_inert(path))
+    }
+
     /// Maps a byte offset of the rendered text to `path:line` (packages only).
     pub fn locate(&self, offset: usize) -> Option<String> {
         let idx = self.sections.partition_point(|(start, _)| *start <= offset);
@@ -320,6 +340,26 @@ pub fn read_batch(path: &Path) -> Result<Vec<Input>, InputError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn span_holds_code_unless_every_touched_file_is_docs_or_data() {
+        let mut i = Input::from_text(None, "t", b"");
+        i.text = "a".repeat(300);
+        i.sections = vec![
+            (0, "setup.py".into()),
+            (100, "docs/a.rst".into()),
+            (200, "data/b.json".into()),
+        ];
+        let sp = |start, end| crate::report::Span { start, end };
+        assert!(i.span_holds_code(sp(0, 50)));
+        assert!(i.span_holds_code(sp(90, 150)));
+        assert!(!i.span_holds_code(sp(100, 300)));
+        assert!(!i.span_holds_code(sp(150, 250)));
+        assert!(!i.span_holds_code(sp(250, 250)));
+        // Plain inputs have no sections: always code.
+        i.sections.clear();
+        assert!(i.span_holds_code(sp(150, 250)));
+    }
 
     #[test]
     fn diff_detection() {

@@ -222,6 +222,40 @@ fn rank(path: &str) -> u8 {
     7
 }
 
+/// Documentation and data: files that installing, importing or building a
+/// package never runs (prose, licences, tables, fixtures, service JSON). Code,
+/// configuration, scripts, binaries and anything unrecognised are not inert,
+/// so the list can only err towards treating a file as code.
+pub fn is_inert(path: &str) -> bool {
+    match rank(path) {
+        8 => return true,
+        // Install-relevant files (package.json is JSON, and runs scripts) and code.
+        0..=6 => return false,
+        _ => {}
+    }
+    let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    let ext = name.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
+    matches!(
+        ext,
+        "txt"
+            | "json"
+            | "dat"
+            | "csv"
+            | "tsv"
+            | "xml"
+            | "html"
+            | "htm"
+            | "svg"
+            | "css"
+            | "output"
+            | "po"
+            | "pot"
+            | "tex"
+            | "bib"
+            | "rtf"
+    )
+}
+
 /// File order: install relevance, then depth, then path.
 fn sort_key(path: &str) -> (u8, usize, &str) {
     (rank(path), path.matches('/').count(), path)
@@ -612,6 +646,38 @@ mod tests {
         assert!(corpus.len() <= SAMPLE_CAP + 100);
         let scan = render(None, p, RenderMode::Scan).text;
         assert!(scan.contains("+line 2999\n") && scan.contains("+++ b/m9.py"));
+    }
+
+    #[test]
+    fn inert_files_are_docs_and_data_only() {
+        for p in [
+            "README.md",
+            "docs/index.rst",
+            "LICENSE",
+            "pkg/data/service-2.json",
+            "tests/examplefiles/x.output",
+            "scipy/stats/tests/data/SmLs03.dat",
+        ] {
+            assert!(is_inert(p), "{p}");
+        }
+        for p in [
+            "setup.py",
+            "setup.cfg",
+            "pyproject.toml",
+            "package.json",
+            "pkg/__init__.py",
+            "tests/conftest.py",
+            "install.sh",
+            "src/mod.c",
+            "lib/index.js",
+            "pkg/_native.so",
+            "Makefile",
+            "bin/run",
+            "pkg/payload.txt.py",
+            "config.yaml",
+        ] {
+            assert!(!is_inert(p), "{p}");
+        }
     }
 
     #[test]

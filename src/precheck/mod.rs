@@ -39,7 +39,18 @@ pub trait Precheck: Send + Sync {
     fn model_id(&self) -> &str;
     /// The model's calibrated thresholds.
     fn thresholds(&self) -> Thresholds;
-    fn score(&self, text: &[u8]) -> PrecheckScore;
+    /// The score of every slice of `text`, with its byte span.
+    fn slice_scores(&self, text: &[u8]) -> Vec<(f32, Span)>;
+    /// The input's score: the top slice.
+    fn score(&self, text: &[u8]) -> PrecheckScore {
+        let scores = self.slice_scores(text);
+        // `slices` never returns an empty list, so there is always a top.
+        top(&scores, |_| true).unwrap_or(PrecheckScore {
+            score: f32::NAN,
+            slices: 0,
+            top_slice: Span { start: 0, end: 0 },
+        })
+    }
     /// Everything about the model that can change a score (for cache keys).
     fn fingerprint(&self) -> String {
         self.model_id().to_string()
@@ -79,7 +90,7 @@ impl Precheck for HashedModel {
         format!("{}:{}", self.weights_sha256, self.manifest.config_sha256)
     }
 
-    fn score(&self, text: &[u8]) -> PrecheckScore {
+    fn slice_scores(&self, text: &[u8]) -> Vec<(f32, Span)> {
         use rayon::prelude::*;
         let spans = slices(text.len(), self.config.window, self.config.overlap);
         let score_one = |span: &Span| {
@@ -92,34 +103,33 @@ impl Precheck for HashedModel {
             };
             (s, *span)
         };
-        // Large inputs (whole packages) score their slices in parallel; the
-        // reduction is order-independent: NaN wins (fail closed), then the
-        // highest score, then the earliest slice.
-        let pick = |a: (f32, Span), b: (f32, Span)| {
-            let key = |x: &(f32, Span)| (x.0.is_nan(), x.0, std::cmp::Reverse(x.1.start));
-            let (ka, kb) = (key(&a), key(&b));
-            match ka.partial_cmp(&kb) {
-                Some(std::cmp::Ordering::Less) => b,
-                _ => a,
-            }
-        };
-        let best = if spans.len() >= 16 && self.on_cpu() {
-            spans
-                .par_iter()
-                .map(score_one)
-                .reduce(|| (f32::NEG_INFINITY, spans[0]), pick)
+        // Large inputs (whole packages) score their slices in parallel.
+        if spans.len() >= 16 && self.on_cpu() {
+            spans.par_iter().map(score_one).collect()
         } else {
-            spans
-                .iter()
-                .map(score_one)
-                .fold((f32::NEG_INFINITY, spans[0]), pick)
-        };
-        PrecheckScore {
-            score: best.0,
-            slices: spans.len(),
-            top_slice: best.1,
+            spans.iter().map(score_one).collect()
         }
     }
+}
+
+/// The top of a set of slice scores, over the slices `keep` accepts; `None`
+/// when it accepts none. Order-independent: NaN wins (fail closed), then the
+/// highest score, then the earliest slice.
+pub fn top(scores: &[(f32, Span)], keep: impl Fn(Span) -> bool) -> Option<PrecheckScore> {
+    let key = |x: &(f32, Span)| (x.0.is_nan(), x.0, std::cmp::Reverse(x.1.start));
+    let best = scores
+        .iter()
+        .filter(|x| keep(x.1))
+        .copied()
+        .reduce(|a, b| match key(&a).partial_cmp(&key(&b)) {
+            Some(std::cmp::Ordering::Less) => b,
+            _ => a,
+        })?;
+    Some(PrecheckScore {
+        score: best.0,
+        slices: scores.len(),
+        top_slice: best.1,
+    })
 }
 
 /// Names of the models compiled into this binary.

@@ -113,6 +113,10 @@ pub struct PrecheckReport {
     /// that scores highest on its own (where a reader should look first).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub location: Option<String>,
+    /// Why the band differs from what the score alone gives (a policy with
+    /// `harmful-needs-code` lowered a harmful score on docs or data).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 impl PrecheckReport {
@@ -125,6 +129,7 @@ impl PrecheckReport {
             slices: 0,
             top_slice: None,
             location: None,
+            note: None,
         }
     }
 }
@@ -288,6 +293,9 @@ impl Report {
                 p.precheck.band,
                 p.precheck.slices,
             );
+            if let Some(n) = &p.precheck.note {
+                let _ = writeln!(s, "    note: {n}");
+            }
             for d in &p.detectors {
                 let _ = writeln!(
                     s,

@@ -1,6 +1,7 @@
 //! `canary scan`, `canary policy` and config handling, end to end.
 
 use crate::{code, fixture, json, jsonl, scan_local_json, stderr, stdout, Canary};
+use std::process::Stdio;
 
 fn path(rel: &str) -> String {
     fixture(rel).display().to_string()
@@ -418,4 +419,43 @@ fn threshold_override_moves_the_band() {
     let r = json(&o);
     assert_eq!(r["policies"][0]["precheck"]["band"], "harmful");
     assert_eq!(code(&o), 1);
+}
+
+/// A reader that goes away (`canary render PKG | head`) is an error with
+/// exit 3, never a panic, for streamed and for collected output alike.
+#[test]
+fn closed_stdout_is_exit_3_not_a_panic() {
+    let c = Canary::new();
+    let pkg = c.dir.path().join("pkg");
+    std::fs::create_dir(&pkg).unwrap();
+    // Far more than a pipe buffer, so a write is sure to meet the closed pipe.
+    let body: String = (0..20_000).map(|i| format!("x_{i} = {i}\n")).collect();
+    std::fs::write(pkg.join("big.py"), body).unwrap();
+    let pkg = pkg.display().to_string();
+    for args in [
+        vec!["render", pkg.as_str()],
+        vec![
+            "scan",
+            "--local-only",
+            "--no-cache",
+            "--format",
+            "json",
+            pkg.as_str(),
+        ],
+    ] {
+        let mut child = c
+            .cmd()
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(code(&out), 3, "{args:?}: {err}");
+        assert!(err.contains("cannot write"), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
 }
