@@ -358,6 +358,30 @@ mod tests {
     }
 
     #[test]
+    fn harmful_needs_code_is_opt_in_and_typed() {
+        // Prompt injection lives in prose: that policy must never set it.
+        assert!(
+            !Policy::builtin("prompt-injection")
+                .unwrap()
+                .harmful_needs_code
+        );
+        assert!(
+            Policy::builtin("malicious-package")
+                .unwrap()
+                .harmful_needs_code
+        );
+        let mp = include_str!("../policies/malicious-package.toml");
+        let text = mp.replace("harmful-needs-code = true", "harmful-needs-code = \"yes\"");
+        assert!(matches!(
+            Policy::from_toml(&text, "t.toml"),
+            Err(PolicyError::Parse { .. })
+        ));
+        let text = mp.replace("harmful-needs-code", "harmful-need-code");
+        let err = Policy::from_toml(&text, "t.toml").unwrap_err().to_string();
+        assert!(err.contains("harmful-need-code"), "{err}");
+    }
+
+    #[test]
     fn resolve_unknown_names_the_policy() {
         let set = PolicySet::load(&[]).unwrap();
         let err = set.resolve("malware").unwrap_err().to_string();
