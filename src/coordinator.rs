@@ -212,20 +212,18 @@ impl Coordinator {
                     .get(&gate.policy.id)
                     .copied()
                     .unwrap_or_else(|| model.thresholds());
-                let all = crate::precheck::top(&scores, |_| true);
-                let mut s = all.unwrap_or(crate::precheck::PrecheckScore {
-                    score: f32::NAN,
-                    slices: 0,
-                    top_slice: crate::report::Span { start: 0, end: 0 },
-                });
+                let mut s = crate::precheck::PrecheckScore::of(&scores);
                 let mut b = band(s.score, t.harmful_at, t.harmless_below);
                 let mut note = None;
+                // Only a harmful band can change; skip the second pass otherwise.
                 if gate.policy.harmful_needs_code && b == Band::Harmful {
                     let code = crate::precheck::top(&scores, |span| input.span_holds_code(span));
-                    let code_band = code.map(|c| band(c.score, t.harmful_at, t.harmless_below));
-                    let lowered = needs_code_band(b, code_band);
+                    b = needs_code_band(
+                        b,
+                        code.map(|c| band(c.score, t.harmful_at, t.harmless_below)),
+                    );
                     match code {
-                        Some(c) if lowered == Band::Harmful => s = c,
+                        Some(c) if b == Band::Harmful => s = c,
                         _ => {
                             note = Some(format!(
                                 "harmful score {:.4} only on documentation or data; no slice holding code reaches harmful-at {:.4}: lowered to uncertain",
@@ -233,7 +231,6 @@ impl Coordinator {
                             ))
                         }
                     }
-                    b = lowered;
                 }
                 // Plain inputs have no sections: no rescoring, no location.
                 let location = input.locate(input.hotspot(s.top_slice, |t| model.score(t).score));

@@ -163,11 +163,21 @@ fn is_junk(path: &str) -> bool {
     }) || path.ends_with(".pyc")
 }
 
+/// The file name of a member path, and its lowercase form.
+fn file_name(path: &str) -> (&str, String) {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    (name, name.to_ascii_lowercase())
+}
+
+/// The extension of a file name, without the dot ("" when there is none).
+fn extension(name: &str) -> &str {
+    name.rsplit_once('.').map(|(_, e)| e).unwrap_or("")
+}
+
 /// Install relevance, lower first.
 fn rank(path: &str) -> u8 {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    let lower = name.to_ascii_lowercase();
-    let ext = lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
+    let (name, lower) = file_name(path);
+    let ext = extension(&lower);
     let stem = lower.split('.').next().unwrap_or("");
     match name {
         "setup.py" => return 0,
@@ -233,10 +243,9 @@ pub fn is_inert(path: &str) -> bool {
         0..=6 => return false,
         _ => {}
     }
-    let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
-    let ext = name.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
+    let (_, lower) = file_name(path);
     matches!(
-        ext,
+        extension(&lower),
         "txt"
             | "json"
             | "dat"

@@ -43,13 +43,7 @@ pub trait Precheck: Send + Sync {
     fn slice_scores(&self, text: &[u8]) -> Vec<(f32, Span)>;
     /// The input's score: the top slice.
     fn score(&self, text: &[u8]) -> PrecheckScore {
-        let scores = self.slice_scores(text);
-        // `slices` never returns an empty list, so there is always a top.
-        top(&scores, |_| true).unwrap_or(PrecheckScore {
-            score: f32::NAN,
-            slices: 0,
-            top_slice: Span { start: 0, end: 0 },
-        })
+        PrecheckScore::of(&self.slice_scores(text))
     }
     /// Everything about the model that can change a score (for cache keys).
     fn fingerprint(&self) -> String {
@@ -109,6 +103,18 @@ impl Precheck for HashedModel {
         } else {
             spans.iter().map(score_one).collect()
         }
+    }
+}
+
+impl PrecheckScore {
+    /// The top over every slice. `slices` never gives an empty list; if one
+    /// came anyway, the score is NaN, which bands as uncertain (fail closed).
+    pub fn of(scores: &[(f32, Span)]) -> PrecheckScore {
+        top(scores, |_| true).unwrap_or(PrecheckScore {
+            score: f32::NAN,
+            slices: 0,
+            top_slice: Span { start: 0, end: 0 },
+        })
     }
 }
 
