@@ -88,6 +88,8 @@ fn synthetic_malicious_packages_are_blocked() {
         "requestz-2.31.0.tar.gz",
         "colour_tools-0.3.0-py3-none-any.whl",
         "tinyfmt-1.0.1.tar.gz",
+        // tool poisoning: the harm is a hidden order in a tool description
+        "weather_tools_mcp-0.3.0.tar.gz",
     ] {
         let (o, r) = scan_local_json(&c, &format!("packages/malicious/{f}"));
         assert_eq!(r["decision"], "block", "{f}: {r:#}");
