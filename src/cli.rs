@@ -822,7 +822,8 @@ fn render_cmd(config: &Config, path: &Path, base: Option<&Path>, corpus: bool) -
         crate::input::render::RenderMode::Scan
     };
     let inp = crate::input::render::render_package_mode(base, path, &config.limits, mode);
-    out!("{}", inp.text)?;
+    // Written as is: formatting would copy a text of hundreds of MB.
+    write_stdout(&inp.text).context("cannot write to standard output")?;
     for n in &inp.notes {
         eprintln!("note: {n}");
     }
@@ -861,7 +862,7 @@ fn detectors_check(config: Config, local_only: bool) -> Result<i32> {
         let mut problems = Vec::new();
         for (policy_id, text, expected) in &probes {
             let policy = set.resolve(policy_id)?;
-            let req = crate::detector::DetectorRequest::new(&policy, text);
+            let req = crate::detector::DetectorRequest::new(&policy, Arc::new(text.to_string()));
             let out = rt.block_on(d.vote(&req));
             total += 1;
             if out.vote == *expected {

@@ -283,9 +283,9 @@ impl Coordinator {
     /// All detectors concurrently, each with its own timeout, all under one
     /// deadline. Non-loopback detectors are skipped under `--local-only`
     /// before anything is sent.
-    fn run_detectors(&self, policy: &Policy, text: &str) -> Vec<DetectorReport> {
+    fn run_detectors(&self, policy: &Policy, text: &Arc<String>) -> Vec<DetectorReport> {
         let deadline = Duration::from_secs(self.config.gate.deadline_secs);
-        let request = Arc::new(DetectorRequest::new(policy, text));
+        let request = Arc::new(DetectorRequest::new(policy, Arc::clone(text)));
         let futures: Vec<_> = self
             .detectors
             .iter()
@@ -520,7 +520,7 @@ mod tests {
             input.sections.push((text.len(), path.to_string()));
             text.push_str(body);
         }
-        input.text = text;
+        input.text = Arc::new(text);
         input
     }
 
@@ -573,6 +573,64 @@ mod tests {
         );
         assert_eq!(p.precheck.location.as_deref(), Some("setup.py:1"));
         assert!(p.precheck.note.is_none());
+    }
+
+    /// Records whether the text it was asked about is the input's own
+    /// allocation, and votes harmless.
+    struct SharesText {
+        text: Arc<String>,
+        shared: std::sync::Mutex<Vec<bool>>,
+    }
+    impl Detector for SharesText {
+        fn id(&self) -> &str {
+            "shares-text"
+        }
+        fn model(&self) -> &str {
+            "none"
+        }
+        fn is_local(&self) -> bool {
+            true
+        }
+        fn vote<'a>(&'a self, request: &'a DetectorRequest) -> crate::detector::VoteFuture<'a> {
+            self.shared
+                .lock()
+                .unwrap()
+                .push(Arc::ptr_eq(&request.text, &self.text));
+            Box::pin(async {
+                crate::detector::DetectorOutcome {
+                    vote: Vote::Harmless,
+                    error: None,
+                    latency_ms: 0,
+                    calls: 1,
+                    usage: Default::default(),
+                }
+            })
+        }
+    }
+
+    #[test]
+    fn detectors_are_handed_the_input_text_without_a_copy() {
+        // A rendered package can be hundreds of MB; a copy per scan doubled
+        // the peak memory of every uncertain package.
+        let input = package(&[("setup.py", "x".repeat(200))]);
+        let d = Arc::new(SharesText {
+            text: Arc::clone(&input.text),
+            shared: Default::default(),
+        });
+        let c = Coordinator::new(
+            Config::default(),
+            vec![PolicyGate {
+                policy: Policy::builtin("malicious-package").unwrap(),
+                precheck: Some(Arc::new(Keyword) as Arc<dyn Precheck>),
+            }],
+            vec![d.clone() as Arc<dyn Detector>],
+            true,
+        )
+        .unwrap();
+        let r = c.scan(&input, &["malicious-package".to_string()]);
+        // Keyword scores 0.1: uncertain, so the detector is asked.
+        assert_eq!(r.policies[0].detectors.len(), 1);
+        assert_eq!(*d.shared.lock().unwrap(), vec![true]);
     }
 
     #[test]

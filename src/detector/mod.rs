@@ -28,14 +28,16 @@ use crate::report::{DetectorReport, TokenUsage, Vote};
 #[derive(Debug, Clone)]
 pub struct DetectorRequest {
     pub policy: Arc<Policy>,
-    pub text: Arc<str>,
+    /// Shared with the [`crate::input::Input`], never copied: a rendered
+    /// package can be hundreds of MB.
+    pub text: Arc<String>,
 }
 
 impl DetectorRequest {
-    pub fn new(policy: &Policy, text: &str) -> DetectorRequest {
+    pub fn new(policy: &Policy, text: Arc<String>) -> DetectorRequest {
         DetectorRequest {
             policy: Arc::new(policy.clone()),
-            text: Arc::from(text),
+            text,
         }
     }
 }

@@ -12,6 +12,7 @@ pub mod render;
 
 use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::Deserialize;
 
@@ -55,7 +56,8 @@ pub struct Input {
     /// sha256 of the raw artifact bytes (for a version diff: of the new artifact).
     pub sha256: String,
     pub bytes: u64,
-    pub text: String,
+    /// Shared (not copied) with the detectors that are asked about it.
+    pub text: Arc<String>,
     pub notes: Vec<String>,
     /// Set when the input could not be read or rendered: the input is blocked.
     pub error: Option<String>,
@@ -96,7 +98,7 @@ impl Input {
             kind,
             sha256: sha256_hex(raw),
             bytes: raw.len() as u64,
-            text,
+            text: Arc::new(text),
             notes,
             error,
             sections: Vec::new(),
@@ -110,7 +112,7 @@ impl Input {
             kind: InputKind::Text,
             sha256: sha256_hex(raw),
             bytes: raw.len() as u64,
-            text: String::new(),
+            text: Default::default(),
             notes: Vec::new(),
             error: Some(error),
             sections: Vec::new(),
@@ -344,7 +346,7 @@ mod tests {
     #[test]
     fn span_holds_code_unless_every_touched_file_is_docs_or_data() {
         let mut i = Input::from_text(None, "t", b"");
-        i.text = "a".repeat(300);
+        i.text = Arc::new("a".repeat(300));
         i.sections = vec![
             (0, "setup.py".into()),
             (100, "docs/a.rst".into()),

@@ -454,6 +454,7 @@ pub fn render(base: Option<Package>, new: Package, mode: RenderMode) -> Rendered
     let mut sections = Vec::new();
     let total = files.len();
     let mut done = 0;
+    let mut freed = 0usize;
     // Files render independently, so each chunk renders in parallel.
     const CHUNK: usize = 64;
     while !files.is_empty() {
@@ -484,9 +485,38 @@ pub fn render(base: Option<Package>, new: Package, mode: RenderMode) -> Rendered
             text.push_str(&s);
         }
         done += chunk.len();
+        freed += chunk
+            .iter()
+            .flat_map(|(_, o, n)| [o, n])
+            .flatten()
+            .map(|m| m.data.len())
+            .sum::<usize>();
+        drop(chunk);
+        // Trimming walks the whole heap: worth it only for large packages.
+        if freed >= TRIM_EVERY {
+            release_freed_memory();
+            freed = 0;
+        }
     }
     Rendered { text, sections }
 }
+
+/// Member bytes rendered (and dropped) between two heap trims.
+const TRIM_EVERY: usize = 32 << 20;
+
+/// Hands the members just rendered back to the OS. glibc keeps freed heap
+/// memory for reuse, so without this a package's members and its text are
+/// both resident at the end of rendering (botocore: ~290 MiB, not ~150).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn release_freed_memory() {
+    // SAFETY: malloc_trim only returns free pages; it touches no live data.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn release_freed_memory() {}
 
 /// Reads and renders a package (or the change from `base`), as an [`Input`]
 /// that is blocked with a reason when anything about it is wrong.
@@ -513,7 +543,7 @@ pub fn render_package_mode(
         kind,
         sha256: sha.clone(),
         bytes,
-        text: String::new(),
+        text: Default::default(),
         notes,
         error: Some(error),
         sections: Vec::new(),
@@ -550,7 +580,7 @@ pub fn render_package_mode(
         kind,
         sha256: sha,
         bytes,
-        text: r.text,
+        text: std::sync::Arc::new(r.text),
         notes,
         error: None,
         sections: r.sections,

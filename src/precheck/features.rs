@@ -14,6 +14,8 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use rustc_hash::FxHashMap;
+
 use serde::{Deserialize, Serialize};
 
 /// Feature settings; stored in the model's `config.json` so scans and training agree.
@@ -324,10 +326,12 @@ pub const CONCEPTS: &[(&str, &[&str])] = &[
     ),
 ];
 
-fn concept_table() -> &'static HashMap<u64, u32> {
-    static TABLE: OnceLock<HashMap<u64, u32>> = OnceLock::new();
+// Looked up once per word token, so not SipHash: the keys are already hashes
+// of trusted vocabulary, and flooding the table would only slow one slice.
+fn concept_table() -> &'static FxHashMap<u64, u32> {
+    static TABLE: OnceLock<FxHashMap<u64, u32>> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let mut m = HashMap::new();
+        let mut m = FxHashMap::default();
         for (i, (_, words)) in CONCEPTS.iter().enumerate() {
             for w in *words {
                 m.entry(word_hash(w)).or_insert(i as u32);
@@ -416,7 +420,7 @@ const SALT_CONCEPT_BI: u64 = 0x5;
 
 struct Tokenizer<'a> {
     cfg: &'a FeatureConfig,
-    concepts: &'a HashMap<u64, u32>,
+    concepts: &'a FxHashMap<u64, u32>,
     mask: u64,
     prev: u64,
     prev_concept: u64,

@@ -244,13 +244,32 @@ impl HashedModel {
                 }
             });
         } else {
+            // Rows are gathered in batches: the embedding table (MBs) lives in
+            // L3, and between two features the tokenizer runs long enough that
+            // the CPU cannot overlap one row's load with the next. A batch of
+            // independent loads can. Adds stay in feature order, so the sum is
+            // bit-identical to adding each row as it comes.
+            const BATCH: usize = 64;
+            let mut batch = [0u32; BATCH];
+            let mut k = 0;
+            let add_rows = |acc: &mut [f32], fs: &[u32]| {
+                for &f in fs {
+                    let row = &emb[f as usize * d..f as usize * d + d];
+                    for (a, r) in acc.iter_mut().zip(row) {
+                        *a += r;
+                    }
+                }
+            };
             scan_features(text, &self.config.features, stats_ref, |f| {
-                let row = &emb[f as usize * d..f as usize * d + d];
-                for (a, r) in acc.iter_mut().zip(row) {
-                    *a += r;
+                batch[k] = f;
+                k += 1;
+                if k == BATCH {
+                    add_rows(&mut acc, &batch);
+                    k = 0;
                 }
                 n += 1;
             });
+            add_rows(&mut acc, &batch[..k]);
         }
         let inv = 1.0 / n.max(1) as f32;
         let cvec = if self.config.concept_channel {
