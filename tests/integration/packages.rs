@@ -369,3 +369,103 @@ fn render_output_matches_reviewed_snapshots() {
         ])
     );
 }
+
+#[test]
+fn sarif_has_one_located_result_per_blocked_package() {
+    let c = Canary::new();
+    let corrupt = c.dir.path().join("corrupt.tar.gz");
+    std::fs::write(&corrupt, b"\x1f\x8b\x08\x00 not really gzip").unwrap();
+    let paths = [
+        fixture("packages/benign/left-pad-1.3.0.tgz"),
+        fixture("packages/malicious/bigpkg-3.0.0.tar.gz"),
+        fixture("packages/malicious/requestz-2.31.0.tar.gz"),
+        corrupt,
+    ];
+    let paths: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    let args = |format: &'static str| {
+        let mut a = vec!["scan", "--local-only", "--no-cache", "--format", format];
+        a.extend(paths.iter().map(String::as_str));
+        a
+    };
+    let reports = jsonl(&c.run(&args("jsonl")));
+    let o = c.run(&args("sarif"));
+    assert_eq!(code(&o), 2, "an unreadable input is exit 2");
+    let doc = json(&o);
+    assert_eq!(doc["version"], "2.1.0");
+    assert!(doc["$schema"].as_str().unwrap().contains("sarif-2.1.0"));
+    let run = &doc["runs"][0];
+    assert_eq!(run["tool"]["driver"]["name"], "canary");
+    let results = run["results"].as_array().unwrap();
+
+    let by_source = |name: &str| {
+        let r = reports
+            .iter()
+            .find(|r| r["input"]["source"].as_str().unwrap().ends_with(name))
+            .unwrap_or_else(|| panic!("no report for {name}"));
+        let src = r["input"]["source"].as_str().unwrap().to_string();
+        let res: Vec<&serde_json::Value> = results
+            .iter()
+            .filter(|x| {
+                x["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with(&src)
+            })
+            .collect();
+        (r.clone(), res)
+    };
+    // Allowed: no result.
+    let (r, res) = by_source("left-pad-1.3.0.tgz");
+    assert_eq!(r["decision"], "allow");
+    assert!(res.is_empty(), "{res:?}");
+    // Blocked packages: one result each, at the file and line the report names.
+    for (name, file) in [
+        ("bigpkg-3.0.0.tar.gz", "bigpkg/mod_199.py"),
+        ("requestz-2.31.0.tar.gz", "setup.py"),
+    ] {
+        let (r, res) = by_source(name);
+        assert_eq!(r["decision"], "block");
+        assert_eq!(res.len(), 1, "{name}: {res:?}");
+        let x = res[0];
+        assert_eq!(x["ruleId"], "malicious-package");
+        assert_eq!(x["level"], "error");
+        assert_eq!(x["properties"]["sha256"], r["input"]["sha256"]);
+        let loc = r["policies"][0]["precheck"]["location"].as_str().unwrap();
+        let (path, line) = loc.rsplit_once(':').unwrap();
+        assert_eq!(path, file, "{name}: the payload's file");
+        let phys = &x["locations"][0]["physicalLocation"];
+        assert_eq!(
+            phys["artifactLocation"]["uri"],
+            format!("{}/{file}", r["input"]["source"].as_str().unwrap())
+        );
+        assert_eq!(
+            phys["region"]["startLine"].as_u64().unwrap(),
+            line.parse::<u64>().unwrap()
+        );
+        assert!(x["message"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("precheck-harmful"));
+    }
+    // An unreadable archive: one result under its own rule, with the error.
+    let (r, res) = by_source("corrupt.tar.gz");
+    assert_eq!(r["reason"], "input-error");
+    assert_eq!(res.len(), 1);
+    assert_eq!(res[0]["ruleId"], "input-error");
+    assert!(res[0]["message"]["text"]
+        .as_str()
+        .unwrap()
+        .contains("input-error"));
+    // Every result's rule is declared once.
+    let rules: Vec<&str> = run["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(rules.len(), 2, "{rules:?}");
+    for x in results {
+        assert!(rules.contains(&x["ruleId"].as_str().unwrap()));
+    }
+    assert_eq!(results.len(), 3);
+}
