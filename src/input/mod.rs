@@ -120,21 +120,39 @@ impl Input {
     }
 
     /// Where in `span` to point a reader: the start of the file section
-    /// (clipped to the span) that scores highest on its own, so a report on a
-    /// 64 KB slice of a package names the file that made it score, not
-    /// whichever file the slice happened to start in. Plain inputs (no
-    /// sections) point at the span's start.
+    /// (clipped to the span) whose removal lowers the span's score the most,
+    /// so a report on a 64 KB slice of a package names the file that made it
+    /// score. Removal, not each section scored alone: on its own a two-line
+    /// `LICENSE` or `PKG-INFO` looks like a tiny malware sample and would win
+    /// over the file that carries the payload. Plain inputs (no sections) and
+    /// spans inside one section point at the span's start (or the section's).
     pub fn hotspot(&self, span: crate::report::Span, score: impl Fn(&[u8]) -> f32) -> usize {
-        let mut best = (f32::NEG_INFINITY, span.start);
         let bytes = self.text.as_bytes();
-        for (i, (start, _)) in self.sections.iter().enumerate() {
-            let end = self.sections.get(i + 1).map(|s| s.0).unwrap_or(bytes.len());
-            let (a, b) = ((*start).max(span.start), end.min(span.end).min(bytes.len()));
-            if a >= b {
-                continue;
-            }
-            let s = score(&bytes[a..b]);
-            if s > best.0 {
+        let end = span.end.min(bytes.len());
+        let first = self
+            .sections
+            .partition_point(|(start, _)| *start <= span.start)
+            .saturating_sub(1);
+        let pieces: Vec<(usize, usize)> = (first..self.sections.len())
+            .map(|i| {
+                let next = self.sections.get(i + 1).map_or(bytes.len(), |s| s.0);
+                (self.sections[i].0.max(span.start), next.min(end))
+            })
+            .take_while(|(a, _)| *a < end)
+            .filter(|(a, b)| a < b)
+            .collect();
+        if pieces.len() <= 1 {
+            return pieces.first().map_or(span.start, |p| p.0);
+        }
+        let mut rest = Vec::with_capacity(end.saturating_sub(span.start));
+        let mut best = (f32::INFINITY, span.start);
+        for (a, b) in pieces {
+            rest.clear();
+            rest.extend_from_slice(&bytes[span.start..a]);
+            rest.extend_from_slice(&bytes[b..end]);
+            let s = score(&rest);
+            // NaN never wins: the span start stays the answer if all are NaN.
+            if s < best.0 {
                 best = (s, a);
             }
         }
@@ -395,28 +413,45 @@ mod tests {
     }
 
     #[test]
-    fn hotspot_names_the_section_that_scores_highest() {
-        let text = "--- /dev/null\n+++ b/a.py\n@@ -0,0 +1,1 @@\n+fine\n--- /dev/null\n+++ b/b.py\n@@ -0,0 +1,1 @@\n+evil\n--- /dev/null\n+++ b/c.py\n@@ -0,0 +1,1 @@\n+fine\n";
+    fn hotspot_names_the_section_whose_removal_lowers_the_score_most() {
+        let text = "--- /dev/null\n+++ b/LICENSE\n@@ -0,0 +1,1 @@\n+MIT\n--- /dev/null\n+++ b/b.py\n@@ -0,0 +1,4 @@\n+evil\n+evil\n+evil\n+evil\n--- /dev/null\n+++ b/c.py\n@@ -0,0 +1,4 @@\n+fine\n+fine\n+fine\n+fine\n";
         let b = text.find("--- /dev/null\n+++ b/b.py").unwrap();
         let c = text.find("--- /dev/null\n+++ b/c.py").unwrap();
         let mut i = Input::from_text(None, "x", text.as_bytes());
-        i.sections = vec![(0, "a.py".into()), (b, "b.py".into()), (c, "c.py".into())];
+        i.sections = vec![
+            (0, "LICENSE".into()),
+            (b, "b.py".into()),
+            (c, "c.py".into()),
+        ];
+        // Like the model: any short text looks alarming on its own; otherwise
+        // the score is the share of lines that are "evil".
         let score = |t: &[u8]| {
-            if t.windows(4).any(|w| w == b"evil") {
-                0.9
-            } else {
-                0.1
+            if t.len() < 60 {
+                return 0.9;
             }
+            let lines = t.split(|c| *c == b'\n').filter(|l| !l.is_empty());
+            let (n, evil) = lines.fold((0, 0), |(n, e), l| (n + 1, e + (l == b"+evil") as u32));
+            evil as f32 / n as f32
         };
+        // Scored alone, the one-line LICENSE would win (0.9 against 0.57).
+        assert!(score(&text.as_bytes()[..b]) > score(&text.as_bytes()[b..c]));
         let all = crate::report::Span {
             start: 0,
             end: text.len(),
         };
         assert_eq!(i.hotspot(all, score), b);
         assert_eq!(i.locate(i.hotspot(all, score)).as_deref(), Some("b.py:1"));
-        // A span that starts inside a.py and ends before b.py: the span start.
+        // A span that starts inside LICENSE and ends before b.py: the span start.
         let first = crate::report::Span { start: 5, end: b };
         assert_eq!(i.hotspot(first, score), 5);
+        // A span from inside b.py to the end: b.py's part, clipped to the span.
+        let tail = crate::report::Span {
+            start: b + 30,
+            end: text.len(),
+        };
+        assert_eq!(i.hotspot(tail, score), b + 30);
+        // Scores that are all NaN never pick a section: the span start.
+        assert_eq!(i.hotspot(tail, |_| f32::NAN), b + 30);
         // No sections: the span start.
         i.sections.clear();
         assert_eq!(i.hotspot(all, score), 0);

@@ -110,7 +110,8 @@ pub struct PrecheckReport {
     pub slices: usize,
     pub top_slice: Option<Span>,
     /// For a rendered package, `path:line` of the file inside the top slice
-    /// that scores highest on its own (where a reader should look first).
+    /// whose removal lowers the slice's score the most (where a reader should
+    /// look first).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub location: Option<String>,
     /// Why the band differs from what the score alone gives (a policy with
