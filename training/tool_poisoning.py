@@ -217,13 +217,14 @@ def main():
             name = f"{mod}-{rng.choice(['mcp', 'tools', 'server', 'kit'])}{rng.randrange(10, 99)}"
             where = rng.randrange(len(tools))
             diff = rng.random() < 0.3
+            # Both twins change from the same old version.
+            base = None
+            if diff:
+                base = os.path.join(tmp, f"{i}-old")
+                write_package(base, name, "0.1.0", mod, desc, module_text(mod, tools, None, where))
             for label, passage in (("harmful", inj), ("harmless", benign)):
                 new = os.path.join(tmp, f"{i}-{label}-new")
                 write_package(new, name, "0.2.0", mod, desc, module_text(mod, tools, passage, where))
-                base = None
-                if diff:
-                    base = os.path.join(tmp, f"{i}-{label}-old")
-                    write_package(base, name, "0.1.0", mod, desc, module_text(mod, tools, None, where))
                 text = render(canary, new, base)
                 rid = hashlib.sha256(f"tool-poisoning|{seed}|{i}|{label}".encode()).hexdigest()[:16]
                 rows.append({"id": f"tp-{rid}", "policy": "malicious-package", "label": label,

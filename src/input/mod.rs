@@ -135,16 +135,9 @@ impl Input {
     pub fn hotspot(&self, span: crate::report::Span, score: impl Fn(&[u8]) -> f32) -> usize {
         let bytes = self.text.as_bytes();
         let end = span.end.min(bytes.len());
-        let first = self
-            .sections
-            .partition_point(|(start, _)| *start <= span.start)
-            .saturating_sub(1);
-        let pieces: Vec<(usize, usize)> = (first..self.sections.len())
-            .map(|i| {
-                let next = self.sections.get(i + 1).map_or(bytes.len(), |s| s.0);
-                (self.sections[i].0.max(span.start), next.min(end))
-            })
-            .take_while(|(a, _)| *a < end)
+        let pieces: Vec<(usize, usize)> = self
+            .sections_touching(span)
+            .map(|(a, b, _)| (a.max(span.start), b.min(end)))
             .filter(|(a, b)| a < b)
             .collect();
         if pieces.len() <= 1 {
@@ -189,14 +182,27 @@ impl Input {
         if span.start < self.sections[0].0 {
             return true;
         }
+        self.sections_touching(span)
+            .any(|(_, _, path)| !render::is_inert(path))
+    }
+
+    /// The sections `span` touches, as (start, end, path) in text order; an
+    /// empty span touches the section it sits in.
+    fn sections_touching(
+        &self,
+        span: crate::report::Span,
+    ) -> impl Iterator<Item = (usize, usize, &str)> + '_ {
         let first = self
             .sections
             .partition_point(|(start, _)| *start <= span.start)
             .saturating_sub(1);
-        self.sections[first..]
-            .iter()
-            .take_while(|(start, _)| *start < span.end.max(span.start + 1))
-            .any(|(_, path)| !render::is_inert(path))
+        let len = self.text.len();
+        (first..self.sections.len())
+            .map(move |i| {
+                let next = self.sections.get(i + 1).map_or(len, |s| s.0);
+                (self.sections[i].0, next, self.sections[i].1.as_str())
+            })
+            .take_while(move |(start, _, _)| *start < span.end.max(span.start + 1))
     }
 
     /// Maps a byte offset of the rendered text to `path:line` (packages only).

@@ -228,6 +228,14 @@ impl HashedModel {
         let mut n = 0u32;
         let mut stats = ConceptStats::default();
         let stats_ref = self.config.concept_channel.then_some(&mut stats);
+        let add_rows = |acc: &mut [f32], fs: &[u32]| {
+            for &f in fs {
+                let row = &emb[f as usize * d..f as usize * d + d];
+                for (a, r) in acc.iter_mut().zip(row) {
+                    *a += r;
+                }
+            }
+        };
         if self.config.features.distinct {
             // A bitset over buckets: pool each feature once per slice.
             let words = (1usize << self.config.features.buckets_log2).div_ceil(64);
@@ -236,10 +244,7 @@ impl HashedModel {
                 let (w, b) = (f as usize / 64, 1u64 << (f % 64));
                 if seen[w] & b == 0 {
                     seen[w] |= b;
-                    let row = &emb[f as usize * d..f as usize * d + d];
-                    for (a, r) in acc.iter_mut().zip(row) {
-                        *a += r;
-                    }
+                    add_rows(&mut acc, &[f]);
                     n += 1;
                 }
             });
@@ -252,14 +257,6 @@ impl HashedModel {
             const BATCH: usize = 64;
             let mut batch = [0u32; BATCH];
             let mut k = 0;
-            let add_rows = |acc: &mut [f32], fs: &[u32]| {
-                for &f in fs {
-                    let row = &emb[f as usize * d..f as usize * d + d];
-                    for (a, r) in acc.iter_mut().zip(row) {
-                        *a += r;
-                    }
-                }
-            };
             scan_features(text, &self.config.features, stats_ref, |f| {
                 batch[k] = f;
                 k += 1;
