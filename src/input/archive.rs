@@ -137,8 +137,14 @@ impl Budget {
     }
 
     /// Reads one member fully, enforcing the member and total caps as it goes.
-    fn read_member(&mut self, name: &str, reader: &mut dyn Read) -> Result<Vec<u8>, ArchiveError> {
-        self.read_member_capped(name, reader, None)
+    /// `declared` is the size the archive claims for it: a capacity hint only.
+    fn read_member(
+        &mut self,
+        name: &str,
+        reader: &mut dyn Read,
+        declared: u64,
+    ) -> Result<Vec<u8>, ArchiveError> {
+        self.read_member_capped(name, reader, None, declared)
     }
 
     /// As [`Budget::read_member`], and also stops a member whose own
@@ -149,64 +155,75 @@ impl Budget {
         name: &str,
         reader: &mut dyn Read,
         member_compressed: Option<u64>,
+        declared: u64,
     ) -> Result<Vec<u8>, ArchiveError> {
         let member_cap = member_compressed
             .map(|c| c.max(64 * 1024).saturating_mul(self.limits.max_ratio))
             .unwrap_or(u64::MAX);
-        let mut data = Vec::new();
-        let mut buf = [0u8; 64 * 1024];
-        loop {
-            let n = reader
-                .read(&mut buf)
-                .map_err(|e| ArchiveError::Corrupt(format!("reading member {name:?}: {e}")))?;
-            if n == 0 {
-                return Ok(data);
-            }
-            self.total += n as u64;
-            if data.len() as u64 + n as u64 > member_cap {
-                return Err(ArchiveError::Limit {
+        // Read at most one byte past the tightest cap: that byte proves the
+        // cap is exceeded, and memory never holds more than the cap.
+        let room = self.total_cap().saturating_sub(self.total);
+        let limit = member_cap.min(self.limits.max_member_bytes).min(room);
+        // The declared size saves regrowing (and copying) the buffer. It is
+        // the archive's claim, so it is capped, and a buffer it oversized is
+        // given back below.
+        let hint = declared.min(limit).min(MAX_SIZE_HINT) as usize;
+        let mut data = Vec::with_capacity(hint);
+        reader
+            .take(limit.saturating_add(1))
+            .read_to_end(&mut data)
+            .map_err(|e| ArchiveError::Corrupt(format!("reading member {name:?}: {e}")))?;
+        if data.capacity() - data.len() > 64 * 1024 {
+            data.shrink_to_fit();
+        }
+        let n = data.len() as u64;
+        self.total += n;
+        if n > member_cap {
+            return Err(ArchiveError::Limit {
+                what: format!(
+                    "compression ratio above {} in member {name:?} ({} compressed bytes inflate past {member_cap}): a decompression bomb",
+                    self.limits.max_ratio,
+                    member_compressed.unwrap_or(0)
+                ),
+                key: "max-ratio",
+                limit: self.limits.max_ratio,
+            });
+        }
+        if n > self.limits.max_member_bytes {
+            return Err(ArchiveError::Limit {
+                what: format!(
+                    "member {name:?} is larger than {} bytes",
+                    self.limits.max_member_bytes
+                ),
+                key: "max-member-bytes",
+                limit: self.limits.max_member_bytes,
+            });
+        }
+        if self.total > self.total_cap() {
+            let ratio = self.total / self.compressed;
+            return Err(if self.total > self.limits.max_total_bytes {
+                ArchiveError::Limit {
                     what: format!(
-                        "compression ratio above {} in member {name:?} ({} compressed bytes inflate past {member_cap}): a decompression bomb",
-                        self.limits.max_ratio,
-                        member_compressed.unwrap_or(0)
+                        "more than {} uncompressed bytes (at {name:?})",
+                        self.limits.max_total_bytes
                     ),
+                    key: "max-total-bytes",
+                    limit: self.limits.max_total_bytes,
+                }
+            } else {
+                ArchiveError::Limit {
+                    what: format!("compression ratio above {} (at least {ratio}:1 at {name:?}): a decompression bomb", self.limits.max_ratio),
                     key: "max-ratio",
                     limit: self.limits.max_ratio,
-                });
-            }
-            if data.len() as u64 + n as u64 > self.limits.max_member_bytes {
-                return Err(ArchiveError::Limit {
-                    what: format!(
-                        "member {name:?} is larger than {} bytes",
-                        self.limits.max_member_bytes
-                    ),
-                    key: "max-member-bytes",
-                    limit: self.limits.max_member_bytes,
-                });
-            }
-            if self.total > self.total_cap() {
-                let ratio = self.total / self.compressed;
-                return Err(if self.total > self.limits.max_total_bytes {
-                    ArchiveError::Limit {
-                        what: format!(
-                            "more than {} uncompressed bytes (at {name:?})",
-                            self.limits.max_total_bytes
-                        ),
-                        key: "max-total-bytes",
-                        limit: self.limits.max_total_bytes,
-                    }
-                } else {
-                    ArchiveError::Limit {
-                        what: format!("compression ratio above {} (at least {ratio}:1 at {name:?}): a decompression bomb", self.limits.max_ratio),
-                        key: "max-ratio",
-                        limit: self.limits.max_ratio,
-                    }
-                });
-            }
-            data.extend_from_slice(&buf[..n]);
+                }
+            });
         }
+        Ok(data)
     }
 }
+
+/// Largest buffer reserved on an archive's word before any byte is read.
+const MAX_SIZE_HINT: u64 = 16 << 20;
 
 /// Checks a member path and returns it normalised (no `./`, `/`-separated).
 pub fn check_member_path(raw: &[u8]) -> Result<String, ArchiveError> {
@@ -389,7 +406,8 @@ fn read_tar<R: Read>(
         if path.is_empty() {
             continue;
         }
-        let data = budget.read_member(&path, &mut entry)?;
+        let declared = entry.size();
+        let data = budget.read_member(&path, &mut entry, declared)?;
         c.file(path, data)?;
     }
     Ok(())
@@ -441,7 +459,8 @@ fn read_zip(bytes: &[u8], budget: &mut Budget, c: &mut Collector) -> Result<(), 
             });
         }
         let compressed = f.compressed_size();
-        let data = budget.read_member_capped(&path, &mut f, Some(compressed))?;
+        let declared = f.size();
+        let data = budget.read_member_capped(&path, &mut f, Some(compressed), declared)?;
         c.file(path, data)?;
     }
     Ok(())
@@ -481,7 +500,8 @@ pub fn read_dir(root: &Path, limits: &Limits) -> Result<Package, ArchiveError> {
             } else if ft.is_file() {
                 let mut f = std::fs::File::open(&p)
                     .map_err(|err| ArchiveError::Io(format!("{rel}: {err}")))?;
-                let data = budget.read_member(&rel, &mut f)?;
+                let declared = f.metadata().map(|m| m.len()).unwrap_or(0);
+                let data = budget.read_member(&rel, &mut f, declared)?;
                 c.file(rel, data)?;
             } else {
                 c.package
@@ -546,5 +566,65 @@ mod tests {
             ArchiveFormat::sniff(b"PK\x03\x04rest"),
             Some(ArchiveFormat::Zip)
         );
+    }
+
+    /// A reader of `len` bytes that counts how many were asked of it.
+    struct Counted {
+        left: u64,
+        read: u64,
+    }
+
+    impl Read for Counted {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = (buf.len() as u64).min(self.left) as usize;
+            buf[..n].fill(b'a');
+            self.left -= n as u64;
+            self.read += n as u64;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn declared_sizes_are_hints_and_caps_bound_what_is_read() {
+        let limits = Limits {
+            max_member_bytes: 1 << 20,
+            ..Limits::default()
+        };
+        // An archive that claims far more than it holds: the data comes back
+        // whole and the oversized buffer is given back.
+        let mut b = Budget::new(&limits, 1 << 20);
+        let mut r = Counted { left: 10, read: 0 };
+        let data = b.read_member("small", &mut r, u64::MAX).unwrap();
+        assert_eq!(data, b"aaaaaaaaaa");
+        assert!(data.capacity() <= 64 * 1024, "{}", data.capacity());
+        // A member past the cap: refused naming the cap, and not read further
+        // than one byte past it, whatever it declares.
+        for declared in [0, 10, u64::MAX] {
+            let mut b = Budget::new(&limits, 1 << 30);
+            let mut r = Counted {
+                left: 8 << 20,
+                read: 0,
+            };
+            match b.read_member("big", &mut r, declared) {
+                Err(ArchiveError::Limit { key, .. }) => assert_eq!(key, "max-member-bytes"),
+                other => panic!("expected the member cap, got {other:?}"),
+            }
+            assert!(r.read <= (1 << 20) + 64 * 1024, "read {} bytes", r.read);
+        }
+        // The whole-archive cap counts across members.
+        let limits = Limits {
+            max_total_bytes: 100,
+            ..limits
+        };
+        let mut b = Budget::new(&limits, 1 << 20);
+        b.read_member("one", &mut Counted { left: 60, read: 0 }, 60)
+            .unwrap();
+        match b.read_member("two", &mut Counted { left: 60, read: 0 }, 60) {
+            Err(ArchiveError::Limit { key, what, .. }) => {
+                assert_eq!(key, "max-total-bytes");
+                assert!(what.contains("\"two\""), "{what}");
+            }
+            other => panic!("expected the total cap, got {other:?}"),
+        }
     }
 }

@@ -12,6 +12,7 @@
 //! training text exactly (`canary render --corpus`).
 
 use rayon::prelude::*;
+use std::borrow::Cow;
 use std::path::Path;
 
 use super::archive::{read_archive, read_dir, ArchiveError, ArchiveFormat, Member, Package};
@@ -265,26 +266,43 @@ pub fn is_inert(path: &str) -> bool {
     )
 }
 
-/// File order: install relevance, then depth, then path.
-fn sort_key(path: &str) -> (u8, usize, &str) {
-    (rank(path), path.matches('/').count(), path)
+/// File order: install relevance, then depth; ties go by path.
+fn sort_key(path: &str) -> (u8, usize) {
+    (rank(path), path.matches('/').count())
+}
+
+/// Sorts into file order. Each key is computed once: `rank` lowercases the
+/// name, and a comparison sort would do it twice per comparison.
+fn sort_files<T>(items: &mut Vec<T>, path: impl Fn(&T) -> &str) {
+    let mut keyed: Vec<((u8, usize), T)> =
+        items.drain(..).map(|t| (sort_key(path(&t)), t)).collect();
+    keyed.sort_by(|a, b| (a.0, path(&a.1)).cmp(&(b.0, path(&b.1))));
+    items.extend(keyed.into_iter().map(|(_, t)| t));
 }
 
 #[cfg(test)]
-fn order(members: &mut [Member]) {
-    members.sort_by(|a, b| sort_key(&a.path).cmp(&sort_key(&b.path)));
+fn order(members: &mut Vec<Member>) {
+    sort_files(members, |m| &m.path);
 }
 
 fn is_binary(data: &[u8]) -> bool {
     data[..data.len().min(8192)].contains(&0)
 }
 
-fn decode(data: &[u8]) -> String {
-    let text = String::from_utf8_lossy(data);
-    if text.contains('\r') {
-        text.replace("\r\n", "\n")
+/// The member as text: invalid UTF-8 replaced, CRLF made LF. Borrows when
+/// nothing changes (nearly always), so a package's text is not copied once
+/// more just to be read.
+fn decode(data: &[u8]) -> Cow<'_, str> {
+    // `from_utf8` checks ASCII a word at a time; the lossy decoder walks
+    // byte by byte, so it only runs on the rare invalid member.
+    let text = match std::str::from_utf8(data) {
+        Ok(t) => Cow::Borrowed(t),
+        Err(_) => String::from_utf8_lossy(data),
+    };
+    if memchr::memchr(b'\r', text.as_bytes()).is_some() {
+        Cow::Owned(text.replace("\r\n", "\n"))
     } else {
-        text.into_owned()
+        text
     }
 }
 
@@ -344,12 +362,40 @@ impl Section {
     }
 }
 
-fn lines_of(text: &str) -> Vec<&str> {
+/// The lines of a text (a final newline ends the last line, it does not
+/// start another) and how many there are. Counted, not collected, and found
+/// with the `memchr` crate's vector search: a large package has millions of
+/// lines, and core's `split('\n')` searches a word at a time.
+fn lines_of(text: &str) -> (usize, Lines<'_>) {
     let t = text.strip_suffix('\n').unwrap_or(text);
-    if t.is_empty() && text.is_empty() {
-        Vec::new()
+    let n = if text.is_empty() {
+        0
     } else {
-        t.split('\n').collect()
+        memchr::memchr_iter(b'\n', t.as_bytes()).count() + 1
+    };
+    (n, Lines { rest: Some(t) })
+}
+
+/// The `\n`-separated pieces of a text, as `str::split('\n')` gives them.
+struct Lines<'a> {
+    rest: Option<&'a str>,
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let rest = self.rest?;
+        match memchr::memchr(b'\n', rest.as_bytes()) {
+            Some(i) => {
+                self.rest = Some(&rest[i + 1..]);
+                Some(&rest[..i])
+            }
+            None => {
+                self.rest = None;
+                Some(rest)
+            }
+        }
     }
 }
 
@@ -358,18 +404,17 @@ fn added(m: &Member, mode: RenderMode) -> String {
         return format!("Binary file b/{} added\n", m.path);
     }
     let text = decode(&m.data);
-    let lines = lines_of(&text);
-    if lines.is_empty() {
+    let (n, lines) = lines_of(&text);
+    if n == 0 {
         return format!("--- /dev/null\n+++ b/{}\n", m.path);
     }
-    let mut header = String::with_capacity(text.len() + lines.len() + 64);
+    let mut header = String::with_capacity(text.len() + n + m.path.len() + 64);
     header.push_str(&format!(
         "--- /dev/null\n+++ b/{}\n@@ -0,0 +1,{} @@\n",
-        m.path,
-        lines.len()
+        m.path, n
     ));
     let mut s = Section::new(header, mode);
-    for l in lines {
+    for l in lines.take(n) {
         s.line(Some('+'), l);
     }
     s.s
@@ -380,17 +425,13 @@ fn deleted(m: &Member, mode: RenderMode) -> String {
         return format!("Binary file a/{} deleted\n", m.path);
     }
     let text = decode(&m.data);
-    let lines = lines_of(&text);
-    if lines.is_empty() {
+    let (n, lines) = lines_of(&text);
+    if n == 0 {
         return format!("--- a/{}\n+++ /dev/null\n", m.path);
     }
-    let header = format!(
-        "--- a/{}\n+++ /dev/null\n@@ -1,{} +0,0 @@\n",
-        m.path,
-        lines.len()
-    );
+    let header = format!("--- a/{}\n+++ /dev/null\n@@ -1,{} +0,0 @@\n", m.path, n);
     let mut s = Section::new(header, mode);
-    for l in lines {
+    for l in lines.take(n) {
         s.line(Some('-'), l);
     }
     s.s
@@ -447,7 +488,7 @@ pub fn render(base: Option<Package>, new: Package, mode: RenderMode) -> Rendered
         .map(|m| (m.path.clone(), old_by_path.remove(&m.path), Some(m)))
         .collect();
     files.extend(old_by_path.into_iter().map(|(p, o)| (p, Some(o), None)));
-    files.sort_by(|a, b| sort_key(&a.0).cmp(&sort_key(&b.0)));
+    sort_files(&mut files, |f| &f.0);
     // Last-first, so chunks come off the end in render order.
     files.reverse();
     let mut text = String::new();
@@ -531,7 +572,11 @@ pub fn render_package_mode(
     mode: RenderMode,
 ) -> Input {
     let source = path.display().to_string();
+    let t0 = std::time::Instant::now();
     let (sha, bytes, new) = load_package(path, limits);
+    if std::env::var_os("CANARY_T").is_some() {
+        eprintln!("load {:?}", t0.elapsed());
+    }
     let kind = if base.is_some() {
         InputKind::PackageDiff
     } else {
@@ -570,7 +615,11 @@ pub fn render_package_mode(
             notes,
         );
     }
+    let t0 = std::time::Instant::now();
     let r = render(old, new, mode);
+    if std::env::var_os("CANARY_T").is_some() {
+        eprintln!("render {:?}", t0.elapsed());
+    }
     if let Some(b) = base {
         notes.push(format!("rendered as the change from {}", b.display()));
     }
@@ -732,5 +781,27 @@ mod tests {
         let n = normalise(p);
         let paths: Vec<&str> = n.members.iter().map(|m| m.path.as_str()).collect();
         assert_eq!(paths, ["setup.py"]);
+    }
+
+    #[test]
+    fn lines_split_like_str_split_and_count_right() {
+        for text in ["", "\n", "a", "a\n", "a\n\nb", "\n\n", "a\nb\n\n", "é\n€"] {
+            let (n, lines) = lines_of(text);
+            let got: Vec<&str> = lines.take(n).collect();
+            let t = text.strip_suffix('\n').unwrap_or(text);
+            let want: Vec<&str> = if text.is_empty() {
+                Vec::new()
+            } else {
+                t.split('\n').collect()
+            };
+            assert_eq!(got, want, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn decode_borrows_clean_text_and_mends_the_rest() {
+        assert!(matches!(decode(b"plain\ntext\n"), Cow::Borrowed(_)));
+        assert_eq!(decode(b"a\r\nb\r\n"), "a\nb\n");
+        assert_eq!(decode(b"caf\xe9\r\n"), "caf\u{fffd}\n");
     }
 }

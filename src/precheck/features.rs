@@ -469,6 +469,32 @@ impl Tokenizer<'_> {
     }
 }
 
+const WORD: u8 = 1;
+const DIGIT: u8 = 2;
+const UPPER: u8 = 4;
+
+/// Per byte: part of a word token (ASCII letters, digits, `_`, non-ASCII),
+/// and whether it is a digit or an upper-case letter. A table, not three
+/// range tests: this loop runs once per byte of every scan.
+static BYTE_CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80 {
+            t[b] = WORD;
+        }
+        if c.is_ascii_digit() {
+            t[b] |= DIGIT;
+        }
+        if c.is_ascii_uppercase() {
+            t[b] |= UPPER;
+        }
+        b += 1;
+    }
+    t
+};
+
 /// Calls `emit(bucket)` for every feature of `text`, in order.
 #[inline]
 pub fn for_each_feature(text: &[u8], cfg: &FeatureConfig, emit: impl FnMut(u32)) {
@@ -497,12 +523,12 @@ pub fn scan_features(
     let mut digits = 0usize;
     let mut upper = 0usize;
     for &b in text {
-        let word = b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80;
-        if word {
+        let class = BYTE_CLASS[b as usize];
+        if class & WORD != 0 {
             h = (h ^ b.to_ascii_lowercase() as u64).wrapping_mul(FNV_PRIME);
             len += 1;
-            digits += b.is_ascii_digit() as usize;
-            upper += b.is_ascii_uppercase() as usize;
+            digits += (class & DIGIT != 0) as usize;
+            upper += (class & UPPER != 0) as usize;
             continue;
         }
         if len > 0 {

@@ -222,25 +222,46 @@ impl HashedModel {
 
     /// Score of one slice (plain Rust, CPU).
     pub fn score_slice(&self, text: &[u8]) -> f32 {
-        let d = self.config.dim;
-        let emb = &self.weights.embedding;
-        let mut acc = vec![0f32; d];
-        let mut n = 0u32;
         let mut stats = ConceptStats::default();
         let stats_ref = self.config.concept_channel.then_some(&mut stats);
-        let add_rows = |acc: &mut [f32], fs: &[u32]| {
+        // Both shipped models have 16 dimensions: a fixed-size accumulator
+        // lives in registers instead of being loaded and stored per row.
+        let (acc, n) = match self.config.dim {
+            16 => {
+                let (a, n) = self.pool([0f32; 16], text, stats_ref);
+                (a.to_vec(), n)
+            }
+            d => self.pool(vec![0f32; d], text, stats_ref),
+        };
+        let inv = 1.0 / n.max(1) as f32;
+        let cvec = if self.config.concept_channel {
+            stats.vector()
+        } else {
+            Vec::new()
+        };
+        self.head(&acc, inv, &cvec)
+    }
+
+    /// Sum of the embedding rows of the slice's features, and their count.
+    fn pool<A: Accumulator>(
+        &self,
+        mut acc: A,
+        text: &[u8],
+        stats: Option<&mut ConceptStats>,
+    ) -> (A, u32) {
+        let d = self.config.dim;
+        let emb = &self.weights.embedding;
+        let mut n = 0u32;
+        let add_rows = |acc: &mut A, fs: &[u32]| {
             for &f in fs {
-                let row = &emb[f as usize * d..f as usize * d + d];
-                for (a, r) in acc.iter_mut().zip(row) {
-                    *a += r;
-                }
+                acc.add(&emb[f as usize * d..f as usize * d + d]);
             }
         };
         if self.config.features.distinct {
             // A bitset over buckets: pool each feature once per slice.
             let words = (1usize << self.config.features.buckets_log2).div_ceil(64);
             let mut seen = vec![0u64; words];
-            scan_features(text, &self.config.features, stats_ref, |f| {
+            scan_features(text, &self.config.features, stats, |f| {
                 let (w, b) = (f as usize / 64, 1u64 << (f % 64));
                 if seen[w] & b == 0 {
                     seen[w] |= b;
@@ -257,7 +278,7 @@ impl HashedModel {
             const BATCH: usize = 64;
             let mut batch = [0u32; BATCH];
             let mut k = 0;
-            scan_features(text, &self.config.features, stats_ref, |f| {
+            scan_features(text, &self.config.features, stats, |f| {
                 batch[k] = f;
                 k += 1;
                 if k == BATCH {
@@ -268,13 +289,7 @@ impl HashedModel {
             });
             add_rows(&mut acc, &batch[..k]);
         }
-        let inv = 1.0 / n.max(1) as f32;
-        let cvec = if self.config.concept_channel {
-            stats.vector()
-        } else {
-            Vec::new()
-        };
-        self.head(&acc, inv, &cvec)
+        (acc, n)
     }
 
     fn head(&self, pooled_sum: &[f32], inv: f32, cvec: &[f32]) -> f32 {
@@ -453,6 +468,31 @@ fn weights_from_safetensors(bytes: &[u8], c: &ModelConfig) -> Result<Weights, St
         return Err("weights contain NaN or infinity".into());
     }
     Ok(weights)
+}
+
+/// A running sum of embedding rows. Each lane adds the rows in feature
+/// order, whatever the implementation, so scores do not depend on which one
+/// ran.
+trait Accumulator {
+    fn add(&mut self, row: &[f32]);
+}
+
+impl<const D: usize> Accumulator for [f32; D] {
+    #[inline(always)]
+    fn add(&mut self, row: &[f32]) {
+        for (a, r) in self.iter_mut().zip(row) {
+            *a += r;
+        }
+    }
+}
+
+impl Accumulator for Vec<f32> {
+    #[inline(always)]
+    fn add(&mut self, row: &[f32]) {
+        for (a, r) in self.iter_mut().zip(row) {
+            *a += r;
+        }
+    }
 }
 
 pub fn sigmoid(x: f32) -> f32 {
