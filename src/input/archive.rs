@@ -272,18 +272,24 @@ fn link_escapes(link_path: &str, target: &str) -> bool {
     false
 }
 
-struct Collector {
+/// Where each regular file goes as soon as it is read and checked.
+pub type MemberSink<'a> = &'a mut (dyn FnMut(Member) + Send);
+
+struct Collector<'a> {
     package: Package,
     seen: BTreeSet<String>,
     links: BTreeSet<String>,
+    /// Takes the members instead of `package.members` when set.
+    sink: Option<MemberSink<'a>>,
 }
 
-impl Collector {
-    fn new() -> Collector {
+impl<'a> Collector<'a> {
+    fn new(sink: Option<MemberSink<'a>>) -> Collector<'a> {
         Collector {
             package: Package::default(),
             seen: BTreeSet::new(),
             links: BTreeSet::new(),
+            sink,
         }
     }
 
@@ -308,7 +314,11 @@ impl Collector {
         if !self.seen.insert(path.clone()) {
             return Err(ArchiveError::Duplicate { member: path });
         }
-        self.package.members.push(Member { path, data });
+        let m = Member { path, data };
+        match self.sink.as_mut() {
+            Some(sink) => sink(m),
+            None => self.package.members.push(m),
+        }
         Ok(())
     }
 
@@ -340,8 +350,21 @@ pub fn read_archive(
     format: ArchiveFormat,
     limits: &Limits,
 ) -> Result<Package, ArchiveError> {
+    read_archive_with(bytes, format, limits, None)
+}
+
+/// As [`read_archive`]; with a sink, each regular file goes to it as soon as
+/// it is read (in archive order), and the package comes back with its notes
+/// only. Every check runs exactly as without one; on an error the sink has
+/// seen some members, and the caller must discard what it made of them.
+pub fn read_archive_with(
+    bytes: &[u8],
+    format: ArchiveFormat,
+    limits: &Limits,
+    sink: Option<MemberSink<'_>>,
+) -> Result<Package, ArchiveError> {
     let mut budget = Budget::new(limits, bytes.len() as u64);
-    let mut c = Collector::new();
+    let mut c = Collector::new(sink);
     match format {
         ArchiveFormat::TarGz => read_tar(flate2::read::GzDecoder::new(bytes), &mut budget, &mut c)?,
         ArchiveFormat::TarBz2 => read_tar(bzip2::read::BzDecoder::new(bytes), &mut budget, &mut c)?,
@@ -469,7 +492,7 @@ fn read_zip(bytes: &[u8], budget: &mut Budget, c: &mut Collector) -> Result<(), 
 /// Reads an unpacked package directory. Links are noted, never followed.
 pub fn read_dir(root: &Path, limits: &Limits) -> Result<Package, ArchiveError> {
     let mut budget = Budget::new(limits, u64::MAX / 2);
-    let mut c = Collector::new();
+    let mut c = Collector::new(None);
     let mut stack = vec![root.to_path_buf()];
     while let Some(dir) = stack.pop() {
         let mut entries: Vec<_> = std::fs::read_dir(&dir)

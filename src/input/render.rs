@@ -15,7 +15,9 @@ use rayon::prelude::*;
 use std::borrow::Cow;
 use std::path::Path;
 
-use super::archive::{read_archive, read_dir, ArchiveError, ArchiveFormat, Member, Package};
+use super::archive::{
+    read_archive_with, read_dir, ArchiveError, ArchiveFormat, Member, MemberSink, Package,
+};
 use super::{Input, InputKind};
 use crate::config::Limits;
 use crate::util::sha256_hex;
@@ -55,9 +57,19 @@ pub fn is_collection_dir(dir: &Path) -> bool {
 /// Reads a package from a path: archive (by name, or by content) or directory.
 /// Returns the raw bytes' hash and size with the package or the error.
 pub fn load_package(path: &Path, limits: &Limits) -> (String, u64, Result<Package, ArchiveError>) {
+    load_package_with(path, limits, None)
+}
+
+/// As [`load_package`]; with a sink, the members go to it (see
+/// [`read_archive_with`]) and the package comes back with its notes only.
+fn load_package_with(
+    path: &Path,
+    limits: &Limits,
+    sink: Option<MemberSink<'_>>,
+) -> (String, u64, Result<Package, ArchiveError>) {
     if path.is_dir() {
         // A directory's identity is its content: paths and bytes, in order.
-        let result = read_dir(path, limits);
+        let mut result = read_dir(path, limits);
         let (sha, size) = match &result {
             Ok(p) => {
                 let mut all = Vec::new();
@@ -75,6 +87,10 @@ pub fn load_package(path: &Path, limits: &Limits) -> (String, u64, Result<Packag
             }
             Err(_) => (String::new(), 0),
         };
+        // Hashed from the members, so they reach the sink only now.
+        if let (Some(sink), Ok(p)) = (sink, &mut result) {
+            p.members.drain(..).for_each(sink);
+        }
         return (sha, size, result);
     }
     let meta = match std::fs::metadata(path) {
@@ -126,33 +142,41 @@ pub fn load_package(path: &Path, limits: &Limits) -> (String, u64, Result<Packag
         }
     };
     let bytes: &[u8] = &map;
-    let sha = sha256_hex(bytes);
     let format = ArchiveFormat::sniff(bytes).or_else(|| ArchiveFormat::from_path(path));
-    let result = match format {
-        Some(f) => read_archive(bytes, f, limits),
-        None => Err(ArchiveError::Corrupt(
-            "not a tar, gzip, bzip2 or zip archive".into(),
-        )),
-    };
+    // The hash and the decompression each take one core for a large archive.
+    let (sha, result) = rayon::join(
+        || sha256_hex(bytes),
+        || match format {
+            Some(f) => read_archive_with(bytes, f, limits, sink),
+            None => Err(ArchiveError::Corrupt(
+                "not a tar, gzip, bzip2 or zip archive".into(),
+            )),
+        },
+    );
     (sha, bytes.len() as u64, result)
 }
 
 /// Strips a single common top-level folder and drops junk and generated files.
 fn normalise(mut package: Package) -> Package {
-    let first: Option<String> = package
-        .members
-        .first()
-        .and_then(|m| m.path.split_once('/').map(|(a, _)| a.to_string()));
+    normalise_paths(&mut package.members, |m| &mut m.path);
+    package
+}
+
+/// [`normalise`] over anything that carries a member path.
+fn normalise_paths<T>(items: &mut Vec<T>, path: impl Fn(&mut T) -> &mut String) {
+    let first: Option<String> = items
+        .first_mut()
+        .and_then(|m| path(m).split_once('/').map(|(a, _)| a.to_string()));
     if let Some(root) = first {
         let prefix = format!("{root}/");
-        if package.members.iter().all(|m| m.path.starts_with(&prefix)) {
-            for m in &mut package.members {
-                m.path = m.path[prefix.len()..].to_string();
+        if items.iter_mut().all(|m| path(m).starts_with(&prefix)) {
+            for m in items.iter_mut() {
+                let p = path(m);
+                *p = p[prefix.len()..].to_string();
             }
         }
     }
-    package.members.retain(|m| !is_junk(&m.path));
-    package
+    items.retain_mut(|m| !is_junk(path(m)));
 }
 
 fn is_junk(path: &str) -> bool {
@@ -399,25 +423,80 @@ impl<'a> Iterator for Lines<'a> {
     }
 }
 
+fn binary_added(path: &str) -> String {
+    format!("Binary file b/{path} added\n")
+}
+
+fn empty_added(path: &str) -> String {
+    format!("--- /dev/null\n+++ b/{path}\n")
+}
+
+fn added_header(path: &str, lines: usize) -> String {
+    format!("--- /dev/null\n+++ b/{path}\n@@ -0,0 +1,{lines} @@\n")
+}
+
 fn added(m: &Member, mode: RenderMode) -> String {
     if is_binary(&m.data) {
-        return format!("Binary file b/{} added\n", m.path);
+        return binary_added(&m.path);
     }
     let text = decode(&m.data);
     let (n, lines) = lines_of(&text);
     if n == 0 {
-        return format!("--- /dev/null\n+++ b/{}\n", m.path);
+        return empty_added(&m.path);
     }
     let mut header = String::with_capacity(text.len() + n + m.path.len() + 64);
-    header.push_str(&format!(
-        "--- /dev/null\n+++ b/{}\n@@ -0,0 +1,{} @@\n",
-        m.path, n
-    ));
+    header.push_str(&added_header(&m.path, n));
     let mut s = Section::new(header, mode);
     for l in lines.take(n) {
         s.line(Some('+'), l);
     }
     s.s
+}
+
+/// An added file's section without its header, rendered before the
+/// package's final paths are known (root stripping depends on every member).
+/// Scan mode only: the corpus's per-file cap counts the header.
+enum AddedBody {
+    Binary,
+    Empty,
+    Lines { n: usize, body: String },
+}
+
+impl AddedBody {
+    fn of(data: &[u8]) -> AddedBody {
+        if is_binary(data) {
+            return AddedBody::Binary;
+        }
+        let text = decode(data);
+        let (n, lines) = lines_of(&text);
+        if n == 0 {
+            return AddedBody::Empty;
+        }
+        let mut s = Section::new(String::with_capacity(text.len() + n), RenderMode::Scan);
+        for l in lines.take(n) {
+            s.line(Some('+'), l);
+        }
+        AddedBody::Lines { n, body: s.s }
+    }
+
+    /// The section as [`added`] writes it in scan mode.
+    fn write(&self, path: &str, out: &mut String) {
+        match self {
+            AddedBody::Binary => out.push_str(&binary_added(path)),
+            AddedBody::Empty => out.push_str(&empty_added(path)),
+            AddedBody::Lines { n, body } => {
+                out.push_str(&added_header(path, *n));
+                out.push_str(body);
+            }
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            AddedBody::Lines { body, .. } => body.len(),
+            _ => 0,
+        }
+    }
 }
 
 fn deleted(m: &Member, mode: RenderMode) -> String {
@@ -542,6 +621,112 @@ pub fn render(base: Option<Package>, new: Package, mode: RenderMode) -> Rendered
     Rendered { text, sections }
 }
 
+/// Members handed to one rendering task: enough to amortise the hand-off,
+/// few enough that a package of many small files still spreads over cores.
+const BATCH_MEMBERS: usize = 64;
+const BATCH_BYTES: usize = 1 << 20;
+
+/// Scan mode, one package, no base: what `render(None, package, Scan)`
+/// gives, byte for byte, but each member is rendered while the archive is
+/// still being decompressed (one core) by the others, and its bytes are
+/// dropped as soon as its section body is written. Only the headers wait
+/// for the end, since root stripping and file order depend on every member.
+fn render_streamed(path: &Path, limits: &Limits) -> Input {
+    let source = path.display().to_string();
+    let bodies = std::sync::Mutex::new(Vec::<(String, AddedBody)>::new());
+    let (sha, bytes, package) = rayon::scope(|scope| {
+        let bodies = &bodies;
+        let spawn = |batch: Vec<Member>| {
+            scope.spawn(move |_| {
+                let done: Vec<(String, AddedBody)> = batch
+                    .into_iter()
+                    .map(|m| {
+                        let body = AddedBody::of(&m.data);
+                        (m.path, body)
+                    })
+                    .collect();
+                // Only a panic while holding the lock poisons it (and the
+                // scope re-raises a task's panic). A poisoned lock stays
+                // poisoned, so the package is refused below, never rendered
+                // from part of its members.
+                if let Ok(mut all) = bodies.lock() {
+                    all.extend(done);
+                }
+            })
+        };
+        let mut batch = Vec::new();
+        let mut batch_bytes = 0;
+        let loaded = load_package_with(
+            path,
+            limits,
+            Some(&mut |m: Member| {
+                batch_bytes += m.data.len();
+                batch.push(m);
+                if batch.len() >= BATCH_MEMBERS || batch_bytes >= BATCH_BYTES {
+                    spawn(std::mem::take(&mut batch));
+                    batch_bytes = 0;
+                }
+            }),
+        );
+        spawn(batch);
+        loaded
+    });
+    let fail = |error: String, notes: Vec<String>| Input {
+        id: None,
+        source: source.clone(),
+        kind: InputKind::Package,
+        sha256: sha.clone(),
+        bytes,
+        text: Default::default(),
+        notes,
+        error: Some(error),
+        sections: Vec::new(),
+    };
+    let notes = match package {
+        Ok(p) => p.notes,
+        Err(e) => return fail(format!("{source}: {e}"), Vec::new()),
+    };
+    let Ok(mut files) = bodies.into_inner() else {
+        return fail(
+            format!("{source}: rendering failed (internal error); the package was not scanned"),
+            notes,
+        );
+    };
+    normalise_paths(&mut files, |f| &mut f.0);
+    if files.is_empty() {
+        return fail(
+            format!("{source}: the package holds no regular files"),
+            notes,
+        );
+    }
+    sort_files(&mut files, |f| &f.0);
+    let total: usize = files.iter().map(|(p, b)| b.len() + p.len() + 64).sum();
+    let mut text = String::with_capacity(total);
+    let mut sections = Vec::with_capacity(files.len());
+    let mut freed = 0;
+    for (path, body) in files {
+        sections.push((text.len(), path));
+        body.write(&sections[sections.len() - 1].1, &mut text);
+        freed += body.len();
+        drop(body);
+        if freed >= TRIM_EVERY {
+            release_freed_memory();
+            freed = 0;
+        }
+    }
+    Input {
+        id: None,
+        source,
+        kind: InputKind::Package,
+        sha256: sha,
+        bytes,
+        text: std::sync::Arc::new(text),
+        notes,
+        error: None,
+        sections,
+    }
+}
+
 /// Member bytes rendered (and dropped) between two heap trims.
 const TRIM_EVERY: usize = 32 << 20;
 
@@ -572,11 +757,10 @@ pub fn render_package_mode(
     mode: RenderMode,
 ) -> Input {
     let source = path.display().to_string();
-    let t0 = std::time::Instant::now();
-    let (sha, bytes, new) = load_package(path, limits);
-    if std::env::var_os("CANARY_T").is_some() {
-        eprintln!("load {:?}", t0.elapsed());
+    if mode == RenderMode::Scan && base.is_none() {
+        return render_streamed(path, limits);
     }
+    let (sha, bytes, new) = load_package(path, limits);
     let kind = if base.is_some() {
         InputKind::PackageDiff
     } else {
@@ -615,11 +799,7 @@ pub fn render_package_mode(
             notes,
         );
     }
-    let t0 = std::time::Instant::now();
     let r = render(old, new, mode);
-    if std::env::var_os("CANARY_T").is_some() {
-        eprintln!("render {:?}", t0.elapsed());
-    }
     if let Some(b) = base {
         notes.push(format!("rendered as the change from {}", b.display()));
     }
@@ -803,5 +983,77 @@ mod tests {
         assert!(matches!(decode(b"plain\ntext\n"), Cow::Borrowed(_)));
         assert_eq!(decode(b"a\r\nb\r\n"), "a\nb\n");
         assert_eq!(decode(b"caf\xe9\r\n"), "caf\u{fffd}\n");
+    }
+
+    /// Writes a `.tar.gz` of `files` and returns its path (in `dir`).
+    fn tar_gz(dir: &Path, name: &str, files: &[(String, Vec<u8>)]) -> std::path::PathBuf {
+        let path = dir.join(name);
+        let gz = flate2::write::GzEncoder::new(
+            std::fs::File::create(&path).unwrap(),
+            flate2::Compression::fast(),
+        );
+        let mut b = tar::Builder::new(gz);
+        for (p, data) in files {
+            let mut h = tar::Header::new_gnu();
+            h.set_size(data.len() as u64);
+            h.set_mode(0o644);
+            h.set_cksum();
+            b.append_data(&mut h, p, data.as_slice()).unwrap();
+        }
+        b.into_inner().unwrap().finish().unwrap();
+        path
+    }
+
+    #[test]
+    fn streamed_rendering_gives_the_same_text_and_sections() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut files: Vec<(String, Vec<u8>)> = vec![
+            ("setup.py".into(), b"import os\nos.system('x')\n".to_vec()),
+            ("crlf.py".into(), b"a = 1\r\nb = 2\r\n".to_vec()),
+            ("latin1.txt".into(), b"caf\xe9\n".to_vec()),
+            ("blob.bin".into(), b"\x00\x01\x02".to_vec()),
+            ("empty.py".into(), Vec::new()),
+            (
+                "long.js".into(),
+                format!("{}\n", "x".repeat(5000)).into_bytes(),
+            ),
+            (".DS_Store".into(), b"junk".to_vec()),
+            ("pkg.egg-info/PKG-INFO".into(), b"Name: pkg\n".to_vec()),
+            // Over one batch's byte budget on its own.
+            ("pkg/big.py".into(), "y = 2\n".repeat(300_000).into_bytes()),
+        ];
+        // More members than one batch holds.
+        for i in 0..150 {
+            files.push((format!("pkg/mod_{i}.py"), format!("v = {i}\n").into_bytes()));
+        }
+        let rooted: Vec<(String, Vec<u8>)> = files
+            .iter()
+            .map(|(p, d)| (format!("pkg-1.0/{p}"), d.clone()))
+            .collect();
+        let limits = Limits::default();
+        for (name, set) in [("rooted.tar.gz", &rooted), ("flat.tar.gz", &files)] {
+            let path = tar_gz(dir.path(), name, set);
+            let streamed = render_streamed(&path, &limits);
+            assert!(streamed.error.is_none(), "{:?}", streamed.error);
+            let (sha, _, package) = load_package(&path, &limits);
+            let whole = render(None, normalise(package.unwrap()), RenderMode::Scan);
+            assert_eq!(streamed.sha256, sha);
+            assert!(*streamed.text == whole.text, "{name}: texts differ");
+            assert_eq!(streamed.sections, whole.sections, "{name}");
+            assert!(streamed.text.starts_with("--- /dev/null\n+++ b/setup.py\n"));
+            assert!(!streamed.text.contains("DS_Store"));
+        }
+        // A bad archive is still refused after the sink has seen members: a
+        // second copy of a file, last, so every other member went before.
+        let mut bad = rooted.clone();
+        bad.push(("pkg-1.0/setup.py".into(), b"print('other')\n".to_vec()));
+        let path = tar_gz(dir.path(), "bad.tar.gz", &bad);
+        let input = render_streamed(&path, &limits);
+        assert!(input.text.is_empty() && input.sections.is_empty());
+        let error = input.error.unwrap();
+        assert!(
+            error.contains("\"pkg-1.0/setup.py\" appears twice"),
+            "{error}"
+        );
     }
 }
