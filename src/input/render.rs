@@ -143,16 +143,18 @@ fn load_package_with(
     };
     let bytes: &[u8] = &map;
     let format = ArchiveFormat::sniff(bytes).or_else(|| ArchiveFormat::from_path(path));
+    let read = |sink| match format {
+        Some(f) => read_archive_with(bytes, f, limits, sink),
+        None => Err(ArchiveError::Corrupt(
+            "not a tar, gzip, bzip2 or zip archive".into(),
+        )),
+    };
     // The hash and the decompression each take one core for a large archive.
-    let (sha, result) = rayon::join(
-        || sha256_hex(bytes),
-        || match format {
-            Some(f) => read_archive_with(bytes, f, limits, sink),
-            None => Err(ArchiveError::Corrupt(
-                "not a tar, gzip, bzip2 or zip archive".into(),
-            )),
-        },
-    );
+    let (sha, result) = if (bytes.len() as u64) < SMALL_ARCHIVE {
+        (sha256_hex(bytes), read(sink))
+    } else {
+        rayon::join(|| sha256_hex(bytes), || read(sink))
+    };
     (sha, bytes.len() as u64, result)
 }
 
@@ -621,6 +623,13 @@ pub fn render(base: Option<Package>, new: Package, mode: RenderMode) -> Rendered
     Rendered { text, sections }
 }
 
+/// Archives smaller than this are read, hashed and rendered on one thread.
+const SMALL_ARCHIVE: u64 = 128 * 1024;
+
+fn is_small_file(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() < SMALL_ARCHIVE)
+}
+
 /// Members handed to one rendering task: enough to amortise the hand-off,
 /// few enough that a package of many small files still spreads over cores.
 const BATCH_MEMBERS: usize = 64;
@@ -634,43 +643,46 @@ const BATCH_BYTES: usize = 1 << 20;
 fn render_streamed(path: &Path, limits: &Limits) -> Input {
     let source = path.display().to_string();
     let bodies = std::sync::Mutex::new(Vec::<(String, AddedBody)>::new());
-    let (sha, bytes, package) = rayon::scope(|scope| {
-        let bodies = &bodies;
-        let spawn = |batch: Vec<Member>| {
-            scope.spawn(move |_| {
-                let done: Vec<(String, AddedBody)> = batch
-                    .into_iter()
-                    .map(|m| {
-                        let body = AddedBody::of(&m.data);
-                        (m.path, body)
-                    })
-                    .collect();
-                // Only a panic while holding the lock poisons it (and the
-                // scope re-raises a task's panic). A poisoned lock stays
-                // poisoned, so the package is refused below, never rendered
-                // from part of its members.
-                if let Ok(mut all) = bodies.lock() {
-                    all.extend(done);
-                }
+    let render_batch = |batch: Vec<Member>| {
+        let done: Vec<(String, AddedBody)> = batch
+            .into_iter()
+            .map(|m| {
+                let body = AddedBody::of(&m.data);
+                (m.path, body)
             })
-        };
-        let mut batch = Vec::new();
-        let mut batch_bytes = 0;
-        let loaded = load_package_with(
-            path,
-            limits,
-            Some(&mut |m: Member| {
-                batch_bytes += m.data.len();
-                batch.push(m);
-                if batch.len() >= BATCH_MEMBERS || batch_bytes >= BATCH_BYTES {
-                    spawn(std::mem::take(&mut batch));
-                    batch_bytes = 0;
-                }
-            }),
-        );
-        spawn(batch);
-        loaded
-    });
+            .collect();
+        // Only a panic while holding the lock poisons it (and a scope
+        // re-raises a task's panic). A poisoned lock stays poisoned, so the
+        // package is refused below, never rendered from part of its members.
+        if let Ok(mut all) = bodies.lock() {
+            all.extend(done);
+        }
+    };
+    let (sha, bytes, package) = if is_small_file(path) {
+        // Most packages: the hand-offs would cost more than they save.
+        load_package_with(path, limits, Some(&mut |m: Member| render_batch(vec![m])))
+    } else {
+        rayon::scope(|scope| {
+            let render_batch = &render_batch;
+            let spawn = |batch: Vec<Member>| scope.spawn(move |_| render_batch(batch));
+            let mut batch = Vec::new();
+            let mut batch_bytes = 0;
+            let loaded = load_package_with(
+                path,
+                limits,
+                Some(&mut |m: Member| {
+                    batch_bytes += m.data.len();
+                    batch.push(m);
+                    if batch.len() >= BATCH_MEMBERS || batch_bytes >= BATCH_BYTES {
+                        spawn(std::mem::take(&mut batch));
+                        batch_bytes = 0;
+                    }
+                }),
+            );
+            spawn(batch);
+            loaded
+        })
+    };
     let fail = |error: String, notes: Vec<String>| Input {
         id: None,
         source: source.clone(),
