@@ -396,22 +396,33 @@ fn sarif_has_one_located_result_per_blocked_package() {
     let run = &doc["runs"][0];
     assert_eq!(run["tool"]["driver"]["name"], "canary");
     let results = run["results"].as_array().unwrap();
+    let artifacts = run["artifacts"].as_array().unwrap();
+    // The input a result is in: its artifact, or the artifact that holds it.
+    let root = |x: &serde_json::Value| {
+        let loc = &x["locations"][0]["physicalLocation"]["artifactLocation"];
+        let mut i = loc["index"].as_u64().unwrap() as usize;
+        assert_eq!(loc["uri"], artifacts[i]["location"]["uri"]);
+        while let Some(p) = artifacts[i]["parentIndex"].as_u64() {
+            i = p as usize;
+        }
+        &artifacts[i]
+    };
 
     let by_source = |name: &str| {
         let r = reports
             .iter()
             .find(|r| r["input"]["source"].as_str().unwrap().ends_with(name))
             .unwrap_or_else(|| panic!("no report for {name}"));
-        let src = r["input"]["source"].as_str().unwrap().to_string();
+        let src = r["input"]["source"].as_str().unwrap();
+        // Absolute paths (as here) are file URIs; none of these needs escaping.
+        assert!(src.starts_with('/'), "{src}");
         let res: Vec<&serde_json::Value> = results
             .iter()
-            .filter(|x| {
-                x["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
-                    .as_str()
-                    .unwrap()
-                    .starts_with(&src)
-            })
+            .filter(|x| root(x)["location"]["uri"] == format!("file://{src}"))
             .collect();
+        for x in &res {
+            assert_eq!(root(x)["hashes"]["sha-256"], r["input"]["sha256"]);
+        }
         (r.clone(), res)
     };
     // Allowed: no result.
@@ -433,11 +444,11 @@ fn sarif_has_one_located_result_per_blocked_package() {
         let loc = r["policies"][0]["precheck"]["location"].as_str().unwrap();
         let (path, line) = loc.rsplit_once(':').unwrap();
         assert_eq!(path, file, "{name}: the payload's file");
+        // The file, nested in its archive, not a path under the archive's.
         let phys = &x["locations"][0]["physicalLocation"];
-        assert_eq!(
-            phys["artifactLocation"]["uri"],
-            format!("{}/{file}", r["input"]["source"].as_str().unwrap())
-        );
+        assert_eq!(phys["artifactLocation"]["uri"], file);
+        let member = &artifacts[phys["artifactLocation"]["index"].as_u64().unwrap() as usize];
+        assert!(member["parentIndex"].is_u64(), "{member}");
         assert_eq!(
             phys["region"]["startLine"].as_u64().unwrap(),
             line.parse::<u64>().unwrap()
@@ -452,6 +463,11 @@ fn sarif_has_one_located_result_per_blocked_package() {
     assert_eq!(r["reason"], "input-error");
     assert_eq!(res.len(), 1);
     assert_eq!(res[0]["ruleId"], "input-error");
+    let phys = &res[0]["locations"][0]["physicalLocation"];
+    assert_eq!(
+        phys["artifactLocation"]["uri"],
+        format!("file://{}", paths[3])
+    );
     assert!(res[0]["message"]["text"]
         .as_str()
         .unwrap()
@@ -468,4 +484,6 @@ fn sarif_has_one_located_result_per_blocked_package() {
         assert!(rules.contains(&x["ruleId"].as_str().unwrap()));
     }
     assert_eq!(results.len(), 3);
+    // Three inputs with results, two files inside them: each listed once.
+    assert_eq!(artifacts.len(), 5, "{artifacts:?}");
 }
