@@ -7,9 +7,10 @@
 //! Groups:
 //! - `precheck/score`: the shipped models on a 64 KB diff and a 2 KB message.
 //! - `precheck/load`: verifying and loading an embedded model.
-//! - `render`: reading and rendering fixture archives (bytes = archive size).
+//! - `render`: reading and rendering fixture archives (bytes = archive size),
+//!   and a generated large package (`synthetic-large`, bytes = its text).
 //! - `scan`: a whole package through the coordinator (read, render, score,
-//!   decide), the figure compared with GuardDog.
+//!   decide), the figure compared with GuardDog; the same large package.
 //! - `train`: one epoch over the small training fixture.
 
 use std::path::{Path, PathBuf};
@@ -82,6 +83,59 @@ fn packages() -> Vec<PathBuf> {
     .collect()
 }
 
+/// A generated sdist-like `.tar.gz` of ordinary code and service-style JSON
+/// (about 19 MB of text in 300 files), the shape of the large packages that
+/// dominate scan time (botocore, lxml). Deterministic; written to `dir`.
+/// Returns the archive and its uncompressed member bytes.
+fn large_package(dir: &Path) -> (PathBuf, u64) {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    let path = dir.join("synthetic-large-1.0.tar.gz");
+    let gz = flate2::write::GzEncoder::new(
+        std::fs::File::create(&path).expect("bench temp file"),
+        flate2::Compression::default(),
+    );
+    let mut tar = tar::Builder::new(gz);
+    let mut total = 0u64;
+    for f in 0..300 {
+        let mut text = String::new();
+        let (name, json) = if f % 3 == 0 {
+            (format!("pkg-1.0/pkg/data/service_{f}.json"), true)
+        } else {
+            (format!("pkg-1.0/pkg/mod_{f}.py"), false)
+        };
+        while text.len() < 64 * 1024 {
+            let (a, b, c) = (next(5000), next(5000), next(100_000));
+            if json {
+                text.push_str(&format!(
+                    "  \"Operation{a}\": {{\"http\": {{\"method\": \"POST\", \"requestUri\": \"/v{b}/items/{{Id}}\"}}, \"input\": {{\"shape\": \"Shape{c}Request\"}}}},\n"
+                ));
+            } else {
+                text.push_str(&format!(
+                    "def handle_{a}(request, value={c}):\n    result = helper_{b}(request.items[{c}], value)\n    return result + {a}\n\n"
+                ));
+            }
+        }
+        let mut h = tar::Header::new_gnu();
+        h.set_size(text.len() as u64);
+        h.set_mode(0o644);
+        h.set_cksum();
+        tar.append_data(&mut h, &name, text.as_bytes())
+            .expect("bench archive");
+        total += text.len() as u64;
+    }
+    tar.into_inner()
+        .expect("bench archive")
+        .finish()
+        .expect("bench archive");
+    (path, total)
+}
+
 fn bench_render(c: &mut Criterion) {
     let limits = Limits::default();
     let mut g = c.benchmark_group("render");
@@ -97,6 +151,17 @@ fn bench_render(c: &mut Criterion) {
             })
         });
     }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (large, text_bytes) = large_package(dir.path());
+    g.throughput(Throughput::Bytes(text_bytes));
+    g.sample_size(10);
+    g.bench_function("synthetic-large", |b| {
+        b.iter(|| {
+            let input = render_package(None, &large, &limits);
+            assert!(input.error.is_none());
+            input
+        })
+    });
     g.finish();
 }
 
@@ -117,6 +182,16 @@ fn bench_scan(c: &mut Criterion) {
             })
         });
     }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (large, text_bytes) = large_package(dir.path());
+    g.throughput(Throughput::Bytes(text_bytes));
+    g.sample_size(10);
+    g.bench_function("synthetic-large", |b| {
+        b.iter(|| {
+            let input = render_package(None, &large, &limits);
+            coord.scan(&input, &ids)
+        })
+    });
     g.finish();
 }
 
