@@ -9,8 +9,8 @@
 //! - `precheck/load`: verifying and loading an embedded model.
 //! - `render`: reading and rendering fixture archives (bytes = archive size),
 //!   and a generated large package (`synthetic-large`, bytes = its text).
-//! - `scan`: a whole package through the coordinator (read, render, score,
-//!   decide), the figure compared with GuardDog; the same large package.
+//! - `scan`: the same packages through the coordinator (read, render, score,
+//!   decide), the figure compared with GuardDog.
 //! - `train`: one epoch over the small training fixture.
 
 use std::path::{Path, PathBuf};
@@ -71,97 +71,117 @@ fn bench_load(c: &mut Criterion) {
     });
 }
 
-fn packages() -> Vec<PathBuf> {
-    [
+/// One package the `render` and `scan` groups measure.
+struct Case {
+    name: String,
+    path: PathBuf,
+    /// What the throughput counts: the archive's bytes for a fixture, the
+    /// text's for the generated package.
+    bytes: u64,
+    /// Slow enough that criterion's default 100 samples would take minutes.
+    large: bool,
+}
+
+/// The fixture packages, then the generated large one.
+fn packages() -> Vec<Case> {
+    let mut cases: Vec<Case> = [
         "packages/benign/six-1.16.0.tar.gz",
         "packages/benign/idna-3.7.tar.gz",
         "packages/benign/idna-3.7-py3-none-any.whl",
         "packages/benign/left-pad-1.3.0.tgz",
     ]
     .iter()
-    .map(|p| fixture(p))
-    .collect()
+    .map(|p| {
+        let path = fixture(p);
+        Case {
+            name: path.file_name().unwrap().to_string_lossy().to_string(),
+            bytes: std::fs::metadata(&path).expect("fixture").len(),
+            path,
+            large: false,
+        }
+    })
+    .collect();
+    let (path, bytes) = large_package();
+    cases.push(Case {
+        name: "synthetic-large".into(),
+        path: path.clone(),
+        bytes: *bytes,
+        large: true,
+    });
+    cases
 }
 
 /// A generated sdist-like `.tar.gz` of ordinary code and service-style JSON
-/// (about 19 MB of text in 300 files), the shape of the large packages that
-/// dominate scan time (botocore, lxml). Deterministic; written to `dir`.
-/// Returns the archive and its uncompressed member bytes.
-fn large_package(dir: &Path) -> (PathBuf, u64) {
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move |n: u64| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state % n
-    };
-    let path = dir.join("synthetic-large-1.0.tar.gz");
-    let gz = flate2::write::GzEncoder::new(
-        std::fs::File::create(&path).expect("bench temp file"),
-        flate2::Compression::default(),
-    );
-    let mut tar = tar::Builder::new(gz);
-    let mut total = 0u64;
-    for f in 0..300 {
-        let mut text = String::new();
-        let (name, json) = if f % 3 == 0 {
-            (format!("pkg-1.0/pkg/data/service_{f}.json"), true)
-        } else {
-            (format!("pkg-1.0/pkg/mod_{f}.py"), false)
+/// (18.8 MiB of text in 300 files), the shape of the large packages that
+/// dominate scan time (botocore, lxml). Deterministic; written once per run
+/// to Cargo's temp folder for benches. Returns the archive and its
+/// uncompressed member bytes.
+fn large_package() -> &'static (PathBuf, u64) {
+    static LARGE: std::sync::OnceLock<(PathBuf, u64)> = std::sync::OnceLock::new();
+    LARGE.get_or_init(|| {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
         };
-        while text.len() < 64 * 1024 {
-            let (a, b, c) = (next(5000), next(5000), next(100_000));
-            if json {
-                text.push_str(&format!(
-                    "  \"Operation{a}\": {{\"http\": {{\"method\": \"POST\", \"requestUri\": \"/v{b}/items/{{Id}}\"}}, \"input\": {{\"shape\": \"Shape{c}Request\"}}}},\n"
-                ));
+        let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("synthetic-large-1.0.tar.gz");
+        let gz = flate2::write::GzEncoder::new(
+            std::fs::File::create(&path).expect("bench temp file"),
+            flate2::Compression::default(),
+        );
+        let mut tar = tar::Builder::new(gz);
+        let mut total = 0u64;
+        for f in 0..300 {
+            let mut text = String::new();
+            let (name, json) = if f % 3 == 0 {
+                (format!("pkg-1.0/pkg/data/service_{f}.json"), true)
             } else {
-                text.push_str(&format!(
-                    "def handle_{a}(request, value={c}):\n    result = helper_{b}(request.items[{c}], value)\n    return result + {a}\n\n"
-                ));
+                (format!("pkg-1.0/pkg/mod_{f}.py"), false)
+            };
+            while text.len() < 64 * 1024 {
+                let (a, b, c) = (next(5000), next(5000), next(100_000));
+                if json {
+                    text.push_str(&format!(
+                        "  \"Operation{a}\": {{\"http\": {{\"method\": \"POST\", \"requestUri\": \"/v{b}/items/{{Id}}\"}}, \"input\": {{\"shape\": \"Shape{c}Request\"}}}},\n"
+                    ));
+                } else {
+                    text.push_str(&format!(
+                        "def handle_{a}(request, value={c}):\n    result = helper_{b}(request.items[{c}], value)\n    return result + {a}\n\n"
+                    ));
+                }
             }
+            let mut h = tar::Header::new_gnu();
+            h.set_size(text.len() as u64);
+            h.set_mode(0o644);
+            h.set_cksum();
+            tar.append_data(&mut h, &name, text.as_bytes())
+                .expect("bench archive");
+            total += text.len() as u64;
         }
-        let mut h = tar::Header::new_gnu();
-        h.set_size(text.len() as u64);
-        h.set_mode(0o644);
-        h.set_cksum();
-        tar.append_data(&mut h, &name, text.as_bytes())
+        tar.into_inner()
+            .expect("bench archive")
+            .finish()
             .expect("bench archive");
-        total += text.len() as u64;
-    }
-    tar.into_inner()
-        .expect("bench archive")
-        .finish()
-        .expect("bench archive");
-    (path, total)
+        (path, total)
+    })
 }
 
 fn bench_render(c: &mut Criterion) {
     let limits = Limits::default();
     let mut g = c.benchmark_group("render");
-    for p in packages() {
-        let size = std::fs::metadata(&p).expect("fixture").len();
-        let name = p.file_name().unwrap().to_string_lossy().to_string();
-        g.throughput(Throughput::Bytes(size));
-        g.bench_function(name, |b| {
+    for case in packages() {
+        g.throughput(Throughput::Bytes(case.bytes));
+        g.sample_size(if case.large { 10 } else { 100 });
+        g.bench_function(&case.name, |b| {
             b.iter(|| {
-                let input = render_package(None, &p, &limits);
+                let input = render_package(None, &case.path, &limits);
                 assert!(input.error.is_none());
                 input
             })
         });
     }
-    let dir = tempfile::tempdir().expect("temp dir");
-    let (large, text_bytes) = large_package(dir.path());
-    g.throughput(Throughput::Bytes(text_bytes));
-    g.sample_size(10);
-    g.bench_function("synthetic-large", |b| {
-        b.iter(|| {
-            let input = render_package(None, &large, &limits);
-            assert!(input.error.is_none());
-            input
-        })
-    });
     g.finish();
 }
 
@@ -173,25 +193,16 @@ fn bench_scan(c: &mut Criterion) {
     let ids = vec!["malicious-package".to_string()];
     let limits = Limits::default();
     let mut g = c.benchmark_group("scan");
-    for p in packages() {
-        let name = p.file_name().unwrap().to_string_lossy().to_string();
-        g.bench_function(name, |b| {
+    for case in packages() {
+        g.throughput(Throughput::Bytes(case.bytes));
+        g.sample_size(if case.large { 10 } else { 100 });
+        g.bench_function(&case.name, |b| {
             b.iter(|| {
-                let input = render_package(None, &p, &limits);
+                let input = render_package(None, &case.path, &limits);
                 coord.scan(&input, &ids)
             })
         });
     }
-    let dir = tempfile::tempdir().expect("temp dir");
-    let (large, text_bytes) = large_package(dir.path());
-    g.throughput(Throughput::Bytes(text_bytes));
-    g.sample_size(10);
-    g.bench_function("synthetic-large", |b| {
-        b.iter(|| {
-            let input = render_package(None, &large, &limits);
-            coord.scan(&input, &ids)
-        })
-    });
     g.finish();
 }
 
