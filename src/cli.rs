@@ -823,7 +823,13 @@ fn render_cmd(config: &Config, path: &Path, base: Option<&Path>, corpus: bool) -
     };
     let inp = crate::input::render::render_package_mode(base, path, &config.limits, mode);
     // Written as is: formatting would copy a text of hundreds of MB.
-    write_stdout(&inp.text).context("cannot write to standard output")?;
+    let mut o = std::io::stdout().lock();
+    inp.text
+        .pieces()
+        .try_for_each(|p| o.write_all(p.as_bytes()))
+        .and_then(|()| o.flush())
+        .context("cannot write to standard output")?;
+    drop(o);
     for n in &inp.notes {
         eprintln!("note: {n}");
     }
@@ -862,7 +868,7 @@ fn detectors_check(config: Config, local_only: bool) -> Result<i32> {
         let mut problems = Vec::new();
         for (policy_id, text, expected) in &probes {
             let policy = set.resolve(policy_id)?;
-            let req = crate::detector::DetectorRequest::new(&policy, Arc::new(text.to_string()));
+            let req = crate::detector::DetectorRequest::new(&policy, Arc::new((*text).into()));
             let out = rt.block_on(d.vote(&req));
             total += 1;
             if out.vote == *expected {

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use crate::config::{Config, PrecheckMode};
 use crate::detector::{Detector, DetectorRequest};
-use crate::input::Input;
+use crate::input::{Input, Text};
 use crate::policy::Policy;
 use crate::precheck::Precheck;
 use crate::report::{
@@ -204,7 +204,7 @@ impl Coordinator {
         let mode = self.config.precheck.mode;
         let (precheck, band) = match &gate.precheck {
             Some(model) => {
-                let scores = model.slice_scores(input.text.as_bytes());
+                let scores = model.slice_scores(&input.text);
                 let t = self
                     .config
                     .precheck
@@ -283,7 +283,7 @@ impl Coordinator {
     /// All detectors concurrently, each with its own timeout, all under one
     /// deadline. Non-loopback detectors are skipped under `--local-only`
     /// before anything is sent.
-    fn run_detectors(&self, policy: &Policy, text: &Arc<String>) -> Vec<DetectorReport> {
+    fn run_detectors(&self, policy: &Policy, text: &Arc<Text>) -> Vec<DetectorReport> {
         let deadline = Duration::from_secs(self.config.gate.deadline_secs);
         let request = Arc::new(DetectorRequest::new(policy, Arc::clone(text)));
         let futures: Vec<_> = self
@@ -502,14 +502,15 @@ mod tests {
                 harmless_below: 0.05,
             }
         }
-        fn slice_scores(&self, text: &[u8]) -> Vec<(f32, crate::report::Span)> {
-            crate::precheck::slices(text.len(), 64, 0)
-                .into_iter()
-                .map(|sp| {
-                    let hit = text[sp.start..sp.end].windows(7).any(|w| w == b"PAYLOAD");
-                    (if hit { 0.99 } else { 0.1 }, sp)
-                })
-                .collect()
+        fn window(&self) -> (usize, usize) {
+            (64, 0)
+        }
+        fn slice_score(&self, slice: &[u8]) -> f32 {
+            if slice.windows(7).any(|w| w == b"PAYLOAD") {
+                0.99
+            } else {
+                0.1
+            }
         }
     }
 
@@ -520,7 +521,7 @@ mod tests {
             input.sections.push((text.len(), path.to_string()));
             text.push_str(body);
         }
-        input.text = Arc::new(text);
+        input.text = Arc::new(Text::from(text));
         input
     }
 
@@ -578,7 +579,7 @@ mod tests {
     /// Records whether the text it was asked about is the input's own
     /// allocation, and votes harmless.
     struct SharesText {
-        text: Arc<String>,
+        text: Arc<Text>,
         shared: std::sync::Mutex<Vec<bool>>,
     }
     impl Detector for SharesText {

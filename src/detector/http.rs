@@ -269,9 +269,9 @@ impl HttpDetector {
         let mut usage = TokenUsage::default();
         let mut calls = 0;
         for span in spans {
-            let slice = slice_str(&request.text, span.start, span.end);
-            let boundary = fresh_boundary(slice);
-            let user = user_message(policy, slice, &boundary);
+            let slice = request.text.str_within(span.start..span.end);
+            let boundary = fresh_boundary(&slice);
+            let user = user_message(policy, &slice, &boundary);
             let r = self.call(&system, &user, &policy.protocol.allowed).await;
             calls += r.attempts;
             usage += r.usage;
@@ -295,17 +295,6 @@ impl HttpDetector {
             Err(e) => failed_outcome(e, started, calls, usage),
         }
     }
-}
-
-/// A byte range of a string, moved inward to char boundaries.
-fn slice_str(s: &str, mut start: usize, mut end: usize) -> &str {
-    while start < end && !s.is_char_boundary(start) {
-        start += 1;
-    }
-    while end > start && !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    &s[start..end]
 }
 
 fn preview(s: &str) -> String {
@@ -350,12 +339,5 @@ mod tests {
         let dbg = format!("{d:?}");
         assert!(!dbg.contains("sk-very-secret"), "{dbg}");
         assert!(dbg.contains("redacted"));
-    }
-
-    #[test]
-    fn slices_respect_char_boundaries() {
-        let s = "héllo";
-        assert_eq!(slice_str(s, 0, 2), "h");
-        assert_eq!(slice_str(s, 2, 6), "llo");
     }
 }

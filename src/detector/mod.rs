@@ -21,6 +21,7 @@ use std::time::Instant;
 
 use serde::Deserialize;
 
+use crate::input::Text;
 use crate::policy::Policy;
 use crate::report::{DetectorReport, TokenUsage, Vote};
 
@@ -30,11 +31,11 @@ pub struct DetectorRequest {
     pub policy: Arc<Policy>,
     /// Shared with the [`crate::input::Input`], never copied: a rendered
     /// package can be hundreds of MB.
-    pub text: Arc<String>,
+    pub text: Arc<Text>,
 }
 
 impl DetectorRequest {
-    pub fn new(policy: &Policy, text: Arc<String>) -> DetectorRequest {
+    pub fn new(policy: &Policy, text: Arc<Text>) -> DetectorRequest {
         DetectorRequest {
             policy: Arc::new(policy.clone()),
             text,

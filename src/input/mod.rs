@@ -9,6 +9,9 @@
 
 pub mod archive;
 pub mod render;
+pub mod text;
+
+pub use text::Text;
 
 use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
@@ -57,7 +60,7 @@ pub struct Input {
     pub sha256: String,
     pub bytes: u64,
     /// Shared (not copied) with the detectors that are asked about it.
-    pub text: Arc<String>,
+    pub text: Arc<Text>,
     pub notes: Vec<String>,
     /// Set when the input could not be read or rendered: the input is blocked.
     pub error: Option<String>,
@@ -101,7 +104,7 @@ impl Input {
             kind,
             sha256: sha256_hex(raw),
             bytes: raw.len() as u64,
-            text: Arc::new(text),
+            text: Arc::new(Text::from(text)),
             notes,
             error,
             sections: Vec::new(),
@@ -133,8 +136,7 @@ impl Input {
     /// exhaustive one. Plain inputs (no sections) and spans inside one section
     /// point at the span's start (or the section's).
     pub fn hotspot(&self, span: crate::report::Span, score: impl Fn(&[u8]) -> f32) -> usize {
-        let bytes = self.text.as_bytes();
-        let end = span.end.min(bytes.len());
+        let end = span.end.min(self.text.len());
         let pieces: Vec<(usize, usize)> = self
             .sections_touching(span)
             .map(|(a, b, _)| (a.max(span.start), b.min(end)))
@@ -155,8 +157,8 @@ impl Input {
             for group in cand.chunks(size) {
                 let (a, b) = (group[0].0, group[group.len() - 1].1);
                 rest.clear();
-                rest.extend_from_slice(&bytes[span.start..a]);
-                rest.extend_from_slice(&bytes[b..end]);
+                self.text.extend_into(span.start..a, &mut rest);
+                self.text.extend_into(b..end, &mut rest);
                 let s = score(&rest);
                 // NaN never wins.
                 if !s.is_nan() && best.map_or(true, |(x, _)| s < x) {
@@ -209,10 +211,11 @@ impl Input {
     pub fn locate(&self, offset: usize) -> Option<String> {
         let idx = self.sections.partition_point(|(start, _)| *start <= offset);
         let (start, path) = self.sections.get(idx.checked_sub(1)?)?;
-        let end = offset.min(self.text.len());
-        let section = self.text.get(*start..end)?;
+        if *start > self.text.len() {
+            return None;
+        }
         // Lines of the section before the offset, less the 3 header lines.
-        let line = section.bytes().filter(|b| *b == b'\n').count();
+        let line = self.text.count(*start..offset, b'\n');
         Some(format!("{path}:{}", line.saturating_sub(2).max(1)))
     }
 }
@@ -390,7 +393,7 @@ mod tests {
     #[test]
     fn span_holds_code_unless_every_touched_file_is_docs_or_data() {
         let mut i = Input::from_text(None, "t", b"");
-        i.text = Arc::new("a".repeat(300));
+        i.text = Arc::new(Text::from("a".repeat(300)));
         i.sections = vec![
             (0, "setup.py".into()),
             (100, "docs/a.rst".into()),
@@ -418,7 +421,7 @@ mod tests {
     fn lossy_and_binary() {
         let i = Input::from_text(None, "x", b"caf\xe9 au lait");
         assert!(i.error.is_none());
-        assert!(i.text.contains("caf\u{fffd}"));
+        assert!(i.text.contiguous().contains("caf\u{fffd}"));
         assert_eq!(i.notes.len(), 1);
         let b = Input::from_text(None, "x", b"\x7fELF\0\0\0");
         assert!(b.error.as_deref().unwrap().contains("binary"));
@@ -492,7 +495,7 @@ mod tests {
             let body = if k == 1234 { "+evil" } else { "+fine" };
             text.push_str(&format!("+++ b/m{k}.py\n{body}\n"));
         }
-        i.text = Arc::new(text);
+        i.text = Arc::new(Text::from(text));
         let calls = std::cell::Cell::new(0);
         let score = |t: &[u8]| {
             calls.set(calls.get() + 1);

@@ -18,7 +18,7 @@ use std::path::Path;
 use super::archive::{
     read_archive_with, read_dir, ArchiveError, ArchiveFormat, Member, MemberSink, Package,
 };
-use super::{Input, InputKind};
+use super::{Input, InputKind, Text};
 use crate::config::Limits;
 use crate::util::sha256_hex;
 
@@ -481,22 +481,16 @@ impl AddedBody {
         AddedBody::Lines { n, body: s.s }
     }
 
-    /// The section as [`added`] writes it in scan mode.
-    fn write(&self, path: &str, out: &mut String) {
+    /// Appends the section as [`added`] writes it in scan mode: the header,
+    /// then the body, moved rather than copied.
+    fn push_to(self, path: &str, out: &mut Text) {
         match self {
-            AddedBody::Binary => out.push_str(&binary_added(path)),
-            AddedBody::Empty => out.push_str(&empty_added(path)),
+            AddedBody::Binary => out.push(binary_added(path)),
+            AddedBody::Empty => out.push(empty_added(path)),
             AddedBody::Lines { n, body } => {
-                out.push_str(&added_header(path, *n));
-                out.push_str(body);
+                out.push(added_header(path, n));
+                out.push(body);
             }
-        }
-    }
-
-    fn len(&self) -> usize {
-        match self {
-            AddedBody::Lines { body, .. } => body.len(),
-            _ => 0,
         }
     }
 }
@@ -703,28 +697,14 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
         );
     }
     sort_files(&mut files, |f| &f.0);
-    let total: usize = files.iter().map(|(p, b)| b.len() + p.len() + 64).sum();
-    let mut text = String::with_capacity(total);
+    // The bodies become the text's pieces in file order: no copy.
+    let mut text = Text::default();
     let mut sections = Vec::with_capacity(files.len());
-    let mut freed = 0;
     for (path, body) in files {
         sections.push((text.len(), path));
-        body.write(&sections[sections.len() - 1].1, &mut text);
-        freed += body.len();
-        drop(body);
-        if freed >= TRIM_EVERY {
-            release_freed_memory();
-            freed = 0;
-        }
+        body.push_to(&sections[sections.len() - 1].1, &mut text);
     }
-    package_input(
-        &source,
-        kind,
-        &sha,
-        bytes,
-        notes,
-        Ok(Rendered { text, sections }),
-    )
+    package_input(&source, kind, &sha, bytes, notes, Ok((text, sections)))
 }
 
 /// The input a package scan hands on: its text, or the error that blocks it.
@@ -734,11 +714,11 @@ fn package_input(
     sha256: &str,
     bytes: u64,
     notes: Vec<String>,
-    rendered: Result<Rendered, String>,
+    rendered: Result<(Text, Vec<(usize, String)>), String>,
 ) -> Input {
     let (text, sections, error) = match rendered {
-        Ok(r) => (r.text, r.sections, None),
-        Err(e) => (String::new(), Vec::new(), Some(e)),
+        Ok((text, sections)) => (text, sections, None),
+        Err(e) => (Text::default(), Vec::new(), Some(e)),
     };
     Input {
         id: None,
@@ -819,7 +799,14 @@ pub fn render_package_mode(
     if let Some(b) = base {
         notes.push(format!("rendered as the change from {}", b.display()));
     }
-    package_input(&source, kind, &sha, bytes, notes, Ok(r))
+    package_input(
+        &source,
+        kind,
+        &sha,
+        bytes,
+        notes,
+        Ok((r.text.into(), r.sections)),
+    )
 }
 
 #[cfg(test)]
@@ -1044,10 +1031,12 @@ mod tests {
             let (sha, _, package) = load_package(&path, &limits);
             let whole = render(None, normalise(package.unwrap()), RenderMode::Scan);
             assert_eq!(streamed.sha256, sha);
-            assert!(*streamed.text == whole.text, "{name}: texts differ");
+            assert!(*streamed.text == *whole.text, "{name}: texts differ");
+            assert!(streamed.text.pieces().count() > 1, "{name}: kept as pieces");
             assert_eq!(streamed.sections, whole.sections, "{name}");
-            assert!(streamed.text.starts_with("--- /dev/null\n+++ b/setup.py\n"));
-            assert!(!streamed.text.contains("DS_Store"));
+            let text = streamed.text.contiguous();
+            assert!(text.starts_with("--- /dev/null\n+++ b/setup.py\n"));
+            assert!(!text.contains("DS_Store"));
         }
         // A bad archive is still refused after the sink has seen members: a
         // second copy of a file, last, so every other member went before.

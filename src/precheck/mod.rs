@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::config::Thresholds;
+use crate::input::Text;
 use crate::report::Span;
 
 pub use model::{HashedModel, ModelError};
@@ -34,16 +35,47 @@ pub struct PrecheckScore {
 }
 
 /// The pre-check seam: anything that scores text for one policy.
+///
+/// An implementation says how it slices a text and how it scores one slice;
+/// slicing, parallelism and the gathering of pieces are shared, so every
+/// pre-check sees the same spans of a text however it is held.
 pub trait Precheck: Send + Sync {
     /// Model name and weight hash prefix, for reports.
     fn model_id(&self) -> &str;
     /// The model's calibrated thresholds.
     fn thresholds(&self) -> Thresholds;
-    /// The score of every slice of `text`, with its byte span.
-    fn slice_scores(&self, text: &[u8]) -> Vec<(f32, Span)>;
-    /// The input's score: the top slice.
+    /// Slice length and overlap between consecutive slices, in bytes.
+    fn window(&self) -> (usize, usize);
+    /// The score of one slice. NaN (an error) bands as uncertain.
+    fn slice_score(&self, slice: &[u8]) -> f32;
+    /// Whether slices may be scored on several threads at once.
+    fn parallel(&self) -> bool {
+        true
+    }
+    /// The score of every slice of `text`, with its byte span, in order.
+    fn slice_scores(&self, text: &Text) -> Vec<(f32, Span)> {
+        use rayon::prelude::*;
+        let (window, overlap) = self.window();
+        let spans = slices(text.len(), window, overlap);
+        let score_one = |span: &Span| {
+            let s = text.with_bytes(span.start..span.end, |b| self.slice_score(b));
+            (s, *span)
+        };
+        // Large inputs (whole packages) score their slices in parallel.
+        if spans.len() >= 16 && self.parallel() {
+            spans.par_iter().map(score_one).collect()
+        } else {
+            spans.iter().map(score_one).collect()
+        }
+    }
+    /// The score of contiguous bytes: the top slice.
     fn score(&self, text: &[u8]) -> PrecheckScore {
-        PrecheckScore::of(&self.slice_scores(text))
+        let (window, overlap) = self.window();
+        let scores: Vec<(f32, Span)> = slices(text.len(), window, overlap)
+            .into_iter()
+            .map(|sp| (self.slice_score(&text[sp.start..sp.end]), sp))
+            .collect();
+        PrecheckScore::of(&scores)
     }
     /// Everything about the model that can change a score (for cache keys).
     fn fingerprint(&self) -> String {
@@ -84,25 +116,22 @@ impl Precheck for HashedModel {
         format!("{}:{}", self.weights_sha256, self.manifest.config_sha256)
     }
 
-    fn slice_scores(&self, text: &[u8]) -> Vec<(f32, Span)> {
-        use rayon::prelude::*;
-        let spans = slices(text.len(), self.config.window, self.config.overlap);
-        let score_one = |span: &Span| {
-            let slice = &text[span.start..span.end];
-            let s = if self.on_cpu() {
-                self.score_slice(slice)
-            } else {
-                // A device error must not become a low score: NaN is uncertain.
-                self.score_slice_candle(slice).unwrap_or(f32::NAN)
-            };
-            (s, *span)
-        };
-        // Large inputs (whole packages) score their slices in parallel.
-        if spans.len() >= 16 && self.on_cpu() {
-            spans.par_iter().map(score_one).collect()
+    fn window(&self) -> (usize, usize) {
+        (self.config.window, self.config.overlap)
+    }
+
+    fn slice_score(&self, slice: &[u8]) -> f32 {
+        if self.on_cpu() {
+            self.score_slice(slice)
         } else {
-            spans.iter().map(score_one).collect()
+            // A device error must not become a low score: NaN is uncertain.
+            self.score_slice_candle(slice).unwrap_or(f32::NAN)
         }
+    }
+
+    fn parallel(&self) -> bool {
+        // One device queue: CPU threads would only wait on each other.
+        self.on_cpu()
     }
 }
 
@@ -276,7 +305,19 @@ mod tests {
                 );
             }
         }
-        let got = m.score(text.as_bytes());
+        // Pieces cut mid-slice (and mid-word): slices that straddle them
+        // must score as if the text were one string.
+        let mut pieces = Text::default();
+        for chunk in text.as_bytes().chunks(700) {
+            pieces.push(String::from_utf8(chunk.to_vec()).unwrap());
+        }
+        assert!(pieces.pieces().count() > 16);
+        let got = PrecheckScore::of(&m.slice_scores(&pieces));
+        assert_eq!(
+            got,
+            m.score(text.as_bytes()),
+            "pieces and contiguous bytes agree"
+        );
         let spans = slices(text.len(), m.config.window, m.config.overlap);
         assert!(spans.len() >= 16, "exercise the parallel path");
         let mut best = (f32::NEG_INFINITY, spans[0]);
