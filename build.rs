@@ -2,8 +2,18 @@
 //! model.safetensors,manifest.json}`) into the binary, so `builtin:NAME`
 //! works from any directory and offline. A model folder that is missing a
 //! file is not embedded, and `builtin:NAME` then fails closed at load time.
+//!
+//! The sha256 of each model's weights and config is computed here, from the
+//! very bytes embedded, so loading a built-in checks them against its
+//! manifest without hashing 4 MB on every run.
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
 
 fn main() {
     println!("cargo:rerun-if-changed=models");
@@ -22,19 +32,31 @@ fn main() {
         }
     }
     entries.sort();
-    let mut code =
-        String::from("pub static EMBEDDED_MODELS: &[(&str, &[u8], &[u8], &[u8])] = &[\n");
+    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
+    let mut code = String::from(
+        "pub static EMBEDDED_MODELS: &[(&str, &[u8], &[u8], &[u8], &str, &str)] = &[\n",
+    );
     for (name, p) in &entries {
-        let inc = |f: &str| format!("include_bytes!({:?})", p.join(f).display().to_string());
+        // Each file is read once, hashed, and written to OUT_DIR, and that
+        // copy is what gets embedded: the hash is of the embedded bytes even
+        // if the model folder changes while the crate builds.
+        let embed = |f: &str| {
+            let bytes = std::fs::read(p.join(f)).expect("reading a model file to embed");
+            let copy = out.join(format!("{name}-{f}"));
+            std::fs::write(&copy, &bytes).expect("writing a model file to OUT_DIR");
+            (
+                format!("include_bytes!({:?})", copy.display().to_string()),
+                hex(&Sha256::digest(&bytes)),
+            )
+        };
+        let (config, config_sha) = embed("config.json");
+        let (weights, weights_sha) = embed("model.safetensors");
+        let (manifest, _) = embed("manifest.json");
         let _ = writeln!(
             code,
-            "    ({name:?}, {}, {}, {}),",
-            inc("config.json"),
-            inc("model.safetensors"),
-            inc("manifest.json")
+            "    ({name:?}, {config}, {weights}, {manifest}, {weights_sha:?}, {config_sha:?}),"
         );
     }
     code.push_str("];\n");
-    let out = Path::new(&std::env::var("OUT_DIR").unwrap()).join("embedded_models.rs");
-    std::fs::write(out, code).unwrap();
+    std::fs::write(out.join("embedded_models.rs"), code).unwrap();
 }

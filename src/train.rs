@@ -22,7 +22,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::Thresholds;
 use crate::precheck::features::{weighted_features, FeatureConfig};
-use crate::precheck::model::{DataFile, HashedModel, Manifest, ModelConfig, Weights, MODEL_FORMAT};
+use crate::precheck::model::{
+    DataFile, Embedding, HashedModel, Manifest, ModelConfig, Weights, MODEL_FORMAT,
+};
 use crate::precheck::Precheck;
 use crate::util::sha256_hex;
 
@@ -304,7 +306,7 @@ impl Params {
                 .to_vec1::<f32>()
         };
         Ok(Weights {
-            embedding: v(&self.emb)?,
+            embedding: Embedding::F32(v(&self.emb)?),
             w1: v(&self.w1)?,
             wc: v(&self.wc)?,
             b1: v(&self.b1)?,

@@ -196,7 +196,7 @@ pub fn load(
     device: &candle_core::Device,
 ) -> Result<Arc<HashedModel>, ModelError> {
     if let Some(name) = reference.strip_prefix("builtin:") {
-        let Some((_, config, weights, manifest)) =
+        let Some((_, config, weights, manifest, weights_sha, config_sha)) =
             embedded::EMBEDDED_MODELS.iter().find(|m| m.0 == name)
         else {
             return Err(ModelError::Unavailable(
@@ -212,8 +212,9 @@ pub fn load(
             config: (*config).into(),
             weights: (*weights).into(),
             manifest: (*manifest).into(),
+            known_sha256: Some((weights_sha, config_sha)),
         };
-        return HashedModel::load(&files, device).map(Arc::new);
+        return HashedModel::load(files, device).map(Arc::new);
     }
     if let Some(repo) = reference.strip_prefix("hf:") {
         let dir = hub_download(repo)?;
@@ -236,7 +237,7 @@ pub fn load_dir(dir: &Path, device: &candle_core::Device) -> Result<Arc<HashedMo
         ));
     }
     let files = model::ModelFiles::from_dir(dir)?;
-    HashedModel::load(&files, device).map(Arc::new)
+    HashedModel::load(files, device).map(Arc::new)
 }
 
 #[cfg(feature = "hub")]

