@@ -18,8 +18,9 @@ use std::time::Duration;
 
 use canary::config::{Config, Limits};
 use canary::input::render::render_package;
+use canary::input::Text;
 use canary::policy::PolicySet;
-use canary::precheck::{self, Precheck};
+use canary::precheck::{self, Precheck, PrecheckScore};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
 fn fixture(rel: &str) -> PathBuf {
@@ -54,8 +55,11 @@ fn bench_score(c: &mut Criterion) {
             .expect("shipped model");
         for (label, text) in [("diff-64KB", &big), ("message-2KB", &msg)] {
             g.throughput(Throughput::Bytes(text.len() as u64));
-            g.bench_with_input(BenchmarkId::new(name, label), text, |b, t| {
-                b.iter(|| m.score(std::hint::black_box(t)))
+            // What the gate calls: every slice (in parallel when there are
+            // many), then the top.
+            let text = Text::from(String::from_utf8(text.clone()).expect("UTF-8 fixture"));
+            g.bench_with_input(BenchmarkId::new(name, label), &text, |b, t| {
+                b.iter(|| PrecheckScore::of(&m.slice_scores(std::hint::black_box(t))))
             });
         }
     }

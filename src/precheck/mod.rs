@@ -68,7 +68,9 @@ pub trait Precheck: Send + Sync {
             spans.iter().map(score_one).collect()
         }
     }
-    /// The score of contiguous bytes: the top slice.
+    /// The score of contiguous bytes: the top slice, scored on this thread
+    /// (its callers, training and the hotspot search, parallelise over
+    /// inputs or hold one slice).
     fn score(&self, text: &[u8]) -> PrecheckScore {
         let (window, overlap) = self.window();
         let scores: Vec<(f32, Span)> = slices(text.len(), window, overlap)

@@ -628,6 +628,9 @@ unsafe fn pool_f16(
 #[target_feature(enable = "avx,f16c")]
 unsafe fn add_f16_rows(acc: &mut [std::arch::x86_64::__m256; 2], table: &[u8], fs: &[u32]) {
     use std::arch::x86_64::*;
+    // Locals, not `acc[i]`: through the reference, each add was stored and
+    // reloaded, and the store-to-load latency joined the chain of adds.
+    let (mut a0, mut a1) = (acc[0], acc[1]);
     for &f in fs {
         let o = f as usize * 32;
         // Bounds-checked: a feature outside the table panics, never reads
@@ -635,9 +638,11 @@ unsafe fn add_f16_rows(acc: &mut [std::arch::x86_64::__m256; 2], table: &[u8], f
         let row = &table[o..o + 32];
         let lo = _mm_loadu_si128(row.as_ptr().cast());
         let hi = _mm_loadu_si128(row.as_ptr().add(16).cast());
-        acc[0] = _mm256_add_ps(acc[0], _mm256_cvtph_ps(lo));
-        acc[1] = _mm256_add_ps(acc[1], _mm256_cvtph_ps(hi));
+        a0 = _mm256_add_ps(a0, _mm256_cvtph_ps(lo));
+        a1 = _mm256_add_ps(a1, _mm256_cvtph_ps(hi));
     }
+    acc[0] = a0;
+    acc[1] = a1;
 }
 
 /// A running sum of embedding rows. Each lane adds the rows in feature
