@@ -195,6 +195,19 @@ pub struct HashedModel {
     pub weights_sha256: String,
     pub manifest: Manifest,
     device: Device,
+    /// The weights as tensors on `device`, made on first use by the candle
+    /// path: uploading an 8 MB table for every slice would dwarf the slice.
+    tensors: std::sync::OnceLock<DeviceWeights>,
+}
+
+/// [`Weights`] as tensors on the model's device.
+#[derive(Debug, Clone)]
+struct DeviceWeights {
+    embedding: Tensor,
+    w1: Tensor,
+    b1: Tensor,
+    w2: Tensor,
+    wc: Option<Tensor>,
 }
 
 impl HashedModel {
@@ -263,6 +276,7 @@ impl HashedModel {
             weights,
             manifest,
             device: device.clone(),
+            tensors: Default::default(),
         })
     }
 
@@ -285,6 +299,7 @@ impl HashedModel {
             config,
             weights,
             device: Device::Cpu,
+            tensors: Default::default(),
         }
     }
 
@@ -369,28 +384,45 @@ impl HashedModel {
         }
         let dev = &self.device;
         let d = self.config.dim;
-        let rows = 1usize << self.config.features.buckets_log2;
-        let emb = Tensor::from_slice(&self.weights.embedding.to_f32(), (rows, d), dev)?;
+        let t = self.device_weights()?;
         let pooled = if ids.is_empty() {
             Tensor::zeros((1, d), DType::F32, dev)?
         } else {
             let n = ids.len();
             let idx = Tensor::from_vec(ids, n, dev)?;
-            (emb.index_select(&idx, 0)?.sum_keepdim(0)? / n as f64)?
+            (t.embedding.index_select(&idx, 0)?.sum_keepdim(0)? / n as f64)?
         };
-        let w1 = Tensor::from_slice(&self.weights.w1, (self.config.hidden, d), dev)?;
-        let b1 = Tensor::from_slice(&self.weights.b1, self.config.hidden, dev)?;
-        let w2 = Tensor::from_slice(&self.weights.w2, (1, self.config.hidden), dev)?;
-        let mut pre = pooled.matmul(&w1.t()?)?;
-        if self.config.concept_channel {
-            let wc = Tensor::from_slice(&self.weights.wc, (self.config.hidden, CONCEPT_DIM), dev)?;
+        let mut pre = pooled.matmul(&t.w1.t()?)?;
+        if let Some(wc) = &t.wc {
             let c = Tensor::from_vec(stats.vector(), (1, CONCEPT_DIM), dev)?;
             pre = (pre + c.matmul(&wc.t()?)?)?;
         }
-        let h = pre.broadcast_add(&b1)?.relu()?;
-        let logit = (h.matmul(&w2.t()?)? + self.weights.b2 as f64)?;
+        let h = pre.broadcast_add(&t.b1)?.relu()?;
+        let logit = (h.matmul(&t.w2.t()?)? + self.weights.b2 as f64)?;
         let v: Vec<f32> = logit.flatten_all()?.to_vec1()?;
         Ok(sigmoid(v[0]))
+    }
+
+    /// The weights on the model's device, uploaded once.
+    fn device_weights(&self) -> candle_core::Result<&DeviceWeights> {
+        if let Some(t) = self.tensors.get() {
+            return Ok(t);
+        }
+        let (dev, d, h) = (&self.device, self.config.dim, self.config.hidden);
+        let w = &self.weights;
+        let rows = 1usize << self.config.features.buckets_log2;
+        let made = DeviceWeights {
+            embedding: Tensor::from_slice(&w.embedding.to_f32(), (rows, d), dev)?,
+            w1: Tensor::from_slice(&w.w1, (h, d), dev)?,
+            b1: Tensor::from_slice(&w.b1, h, dev)?,
+            w2: Tensor::from_slice(&w.w2, (1, h), dev)?,
+            wc: match self.config.concept_channel {
+                true => Some(Tensor::from_slice(&w.wc, (h, CONCEPT_DIM), dev)?),
+                false => None,
+            },
+        };
+        // Two threads may both build it; one copy is kept, both are equal.
+        Ok(self.tensors.get_or_init(|| made))
     }
 
     pub fn on_cpu(&self) -> bool {
