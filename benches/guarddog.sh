@@ -7,18 +7,23 @@
 # `canary scan --local-only --no-cache PATH` one after the other under
 # /usr/bin/time -v, and prints one TSV row: package, size, wall seconds and
 # peak RSS (KiB) of each tool, the ratio of wall times, Canary's decision and
-# reason, and how many GuardDog rules fired. Set up GuardDog with
+# reason, and how many GuardDog rules fired. Wall time is read from the
+# clock in nanoseconds around each run (time -v prints hundredths, and a
+# small package's scan now takes a few milliseconds); RSS from time -v. Set up GuardDog with
 # `python3 -m venv /tmp/gd && /tmp/gd/bin/pip install "guarddog==3.2.*"`.
 set -u
 gd=$1; canary=$2; shift 2
 printf 'package\tbytes\tgd_s\tgd_rss_kib\tcanary_s\tcanary_rss_kib\tratio\tcanary_decision\tgd_rules\n'
 for p in "$@"; do
   t1=$(mktemp); t2=$(mktemp); o1=$(mktemp); o2=$(mktemp)
+  s1=$(date +%s%N)
   /usr/bin/time -v -o "$t1" "$gd" pypi scan "$p" --output-format json > "$o1" 2>/dev/null
+  s2=$(date +%s%N)
   /usr/bin/time -v -o "$t2" "$canary" scan --local-only --no-cache --quiet --format json "$p" > "$o2" 2>/dev/null
-  secs() { awk -F': ' '/Elapsed/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$1"; }
+  s3=$(date +%s%N)
   rss() { awk -F': ' '/Maximum resident/ {print $2}' "$1"; }
-  g=$(secs "$t1"); c=$(secs "$t2")
+  g=$(awk -v a="$s1" -v b="$s2" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
+  c=$(awk -v a="$s2" -v b="$s3" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
   dec=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["decision"]+"/"+r["reason"])' "$o2" 2>/dev/null || echo error)
   rules=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r.get("issues", "?"))' "$o1" 2>/dev/null || echo error)
   ratio=$(awk -v g="$g" -v c="$c" 'BEGIN { if (c > 0) printf "%.1f", g / c; else print "inf" }')
