@@ -17,6 +17,7 @@ use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use rayon::prelude::*;
 use serde::Deserialize;
 
 use crate::config::Limits;
@@ -135,7 +136,7 @@ impl Input {
     /// neighbouring sections, so it is a bounded greedy search, not an
     /// exhaustive one. Plain inputs (no sections) and spans inside one section
     /// point at the span's start (or the section's).
-    pub fn hotspot(&self, span: crate::report::Span, score: impl Fn(&[u8]) -> f32) -> usize {
+    pub fn hotspot(&self, span: crate::report::Span, score: impl Fn(&[u8]) -> f32 + Sync) -> usize {
         let end = span.end.min(self.text.len());
         let pieces: Vec<(usize, usize)> = self
             .sections_touching(span)
@@ -149,17 +150,25 @@ impl Input {
         // crafted package: 1,500 files, 120× the scan time). Remove them in at
         // most HOTSPOT_GROUPS contiguous groups, then search inside the group
         // whose removal lowered the score most: a few rounds, not one per file.
-        let mut rest = Vec::with_capacity(end.saturating_sub(span.start));
+        // The rescorings of a round are independent: they run on every core
+        // (a package's top slice often holds dozens of files, and this
+        // search took as long as scoring the whole package). The winner is
+        // picked in group order afterwards, exactly as a serial loop would.
         let mut cand = &pieces[..];
         loop {
             let size = cand.len().div_ceil(HOTSPOT_GROUPS);
+            let scored: Vec<(f32, &[(usize, usize)])> = cand
+                .par_chunks(size)
+                .map(|group| {
+                    let (a, b) = (group[0].0, group[group.len() - 1].1);
+                    let mut rest = Vec::with_capacity(end.saturating_sub(span.start));
+                    self.text.extend_into(span.start..a, &mut rest);
+                    self.text.extend_into(b..end, &mut rest);
+                    (score(&rest), group)
+                })
+                .collect();
             let mut best: Option<(f32, &[(usize, usize)])> = None;
-            for group in cand.chunks(size) {
-                let (a, b) = (group[0].0, group[group.len() - 1].1);
-                rest.clear();
-                self.text.extend_into(span.start..a, &mut rest);
-                self.text.extend_into(b..end, &mut rest);
-                let s = score(&rest);
+            for (s, group) in scored {
                 // NaN never wins.
                 if !s.is_nan() && best.map_or(true, |(x, _)| s < x) {
                     best = Some((s, group));
@@ -496,9 +505,9 @@ mod tests {
             text.push_str(&format!("+++ b/m{k}.py\n{body}\n"));
         }
         i.text = Arc::new(Text::from(text));
-        let calls = std::cell::Cell::new(0);
+        let calls = std::sync::atomic::AtomicUsize::new(0);
         let score = |t: &[u8]| {
-            calls.set(calls.get() + 1);
+            calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             t.windows(5).filter(|w| w == b"+evil").count() as f32
         };
         let all = crate::report::Span {
@@ -508,6 +517,7 @@ mod tests {
         let at = i.hotspot(all, score);
         assert_eq!(i.locate(at).as_deref(), Some("m1234.py:1"));
         // 1,500 files: three rounds of at most 32, not 1,500 rescorings.
-        assert!(calls.get() <= 3 * HOTSPOT_GROUPS, "{} calls", calls.get());
+        let calls = calls.into_inner();
+        assert!(calls <= 3 * HOTSPOT_GROUPS, "{calls} calls");
     }
 }

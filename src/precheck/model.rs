@@ -536,10 +536,16 @@ fn weights_from_safetensors(
     let in_place = in_place && emb.dtype() == safetensors::Dtype::F16;
     let (embedding, start) = if in_place {
         let data = emb.data();
-        // All ones in the exponent: infinity or NaN.
-        let finite = data
-            .chunks_exact(2)
-            .all(|b| u16::from_le_bytes([b[0], b[1]]) & 0x7c00 != 0x7c00);
+        // All ones in the exponent: infinity or NaN. Four values per 64-bit
+        // word, without early exit, so the compiler can vectorise it.
+        let words = data.chunks_exact(8);
+        let mut last = [0u8; 8];
+        last[..words.remainder().len()].copy_from_slice(words.remainder());
+        let finite = !words.fold(has_inf_or_nan_f16(u64::from_le_bytes(last)), |bad, w| {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(w);
+            bad | has_inf_or_nan_f16(u64::from_le_bytes(word))
+        });
         if !finite {
             return Err("tensor `embedding` contains NaN or infinity".into());
         }
@@ -677,6 +683,16 @@ unsafe fn add_f16_rows(acc: &mut [std::arch::x86_64::__m256; 2], table: &[u8], f
     acc[1] = a1;
 }
 
+/// Whether any of the four little-endian f16 values in `word` has an
+/// all-ones exponent (infinity or NaN). Zero padding is a finite zero.
+fn has_inf_or_nan_f16(word: u64) -> bool {
+    const EXP: u64 = 0x7c00_7c00_7c00_7c00;
+    // A 16-bit lane of `v` is zero exactly where the exponent is all ones;
+    // the classic has-zero-lane test, per 16 bits.
+    let v = (word & EXP) ^ EXP;
+    (v.wrapping_sub(0x0001_0001_0001_0001) & !v & 0x8000_8000_8000_8000) != 0
+}
+
 /// A running sum of embedding rows. Each lane adds the rows in feature
 /// order, whatever the implementation, so scores do not depend on which one
 /// ran.
@@ -753,6 +769,30 @@ mod tests {
         // And the sum is not trivially zero on text with features.
         let (fixed, n) = pool(&table, &wide.config, [0f32; 16], texts[1].as_bytes(), None);
         assert!(n > 0 && fixed.iter().any(|x| *x != 0.0));
+    }
+
+    #[test]
+    fn f16_lanes_with_an_all_ones_exponent_are_found() {
+        let lanes = |l: [u16; 4]| {
+            u64::from(l[0]) | u64::from(l[1]) << 16 | u64::from(l[2]) << 32 | u64::from(l[3]) << 48
+        };
+        let bad = [0x7c00, 0xfc00, 0x7e00, 0x7c01, 0xffff];
+        let good = [0x0000, 0x3c00, 0x7bff, 0xfbff, 0x0400, 0x8000, 0x03ff];
+        for b in bad {
+            for lane in 0..4 {
+                let mut l = [0x3c00; 4];
+                l[lane] = b;
+                assert!(has_inf_or_nan_f16(lanes(l)), "{b:#06x} in lane {lane}");
+            }
+        }
+        for &g1 in &good {
+            for &g2 in &good {
+                assert!(
+                    !has_inf_or_nan_f16(lanes([g1, g2, g2, g1])),
+                    "{g1:#x} {g2:#x}"
+                );
+            }
+        }
     }
 
     #[test]
