@@ -438,26 +438,17 @@ fn added_header(path: &str, lines: usize) -> String {
 }
 
 fn added(m: &Member, mode: RenderMode) -> String {
-    if is_binary(&m.data) {
-        return binary_added(&m.path);
+    match AddedBody::render(&m.data, mode, |n| added_header(&m.path, n)) {
+        AddedBody::Binary => binary_added(&m.path),
+        AddedBody::Empty => empty_added(&m.path),
+        AddedBody::Lines { body, .. } => body,
     }
-    let text = decode(&m.data);
-    let (n, lines) = lines_of(&text);
-    if n == 0 {
-        return empty_added(&m.path);
-    }
-    let mut header = String::with_capacity(text.len() + n + m.path.len() + 64);
-    header.push_str(&added_header(&m.path, n));
-    let mut s = Section::new(header, mode);
-    for l in lines.take(n) {
-        s.line(Some('+'), l);
-    }
-    s.s
 }
 
-/// An added file's section without its header, rendered before the
-/// package's final paths are known (root stripping depends on every member).
-/// Scan mode only: the corpus's per-file cap counts the header.
+/// An added file's rendering. [`added`] renders it with its header;
+/// [`AddedBody::of`] renders only the body, before the package's final
+/// paths are known (root stripping depends on every member), which is
+/// right in scan mode only: the corpus's per-file cap counts the header.
 enum AddedBody {
     Binary,
     Empty,
@@ -466,6 +457,12 @@ enum AddedBody {
 
 impl AddedBody {
     fn of(data: &[u8]) -> AddedBody {
+        AddedBody::render(data, RenderMode::Scan, |_| String::new())
+    }
+
+    /// The `+` lines of an added file, after `start(line count)`: the
+    /// header for [`added`], nothing for a body whose header comes later.
+    fn render(data: &[u8], mode: RenderMode, start: impl FnOnce(usize) -> String) -> AddedBody {
         if is_binary(data) {
             return AddedBody::Binary;
         }
@@ -474,7 +471,10 @@ impl AddedBody {
         if n == 0 {
             return AddedBody::Empty;
         }
-        let mut s = Section::new(String::with_capacity(text.len() + n), RenderMode::Scan);
+        let start = start(n);
+        let mut body = String::with_capacity(start.len() + text.len() + n);
+        body.push_str(&start);
+        let mut s = Section::new(body, mode);
         for l in lines.take(n) {
             s.line(Some('+'), l);
         }

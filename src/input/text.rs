@@ -109,14 +109,11 @@ impl Text {
     /// when the range lies in one piece, else copied into one buffer.
     pub fn with_bytes<R>(&self, range: Range<usize>, f: impl FnOnce(&[u8]) -> R) -> R {
         let mut parts = self.parts(range.clone());
-        let first = parts.next().unwrap_or(&[]);
-        match parts.next() {
-            None => f(first),
-            Some(second) => {
+        match (parts.next(), parts.next()) {
+            (first, None) => f(first.unwrap_or(&[])),
+            _ => {
                 let mut buf = Vec::with_capacity(range.len().min(self.len));
-                buf.extend_from_slice(first);
-                buf.extend_from_slice(second);
-                parts.for_each(|p| buf.extend_from_slice(p));
+                self.extend_into(range, &mut buf);
                 f(&buf)
             }
         }
@@ -147,16 +144,17 @@ impl Text {
             stop -= 1;
         }
         // Pieces are whole strings and both ends sit on character
-        // boundaries, so every part is valid UTF-8 and nothing is replaced.
-        let mut parts = self.parts(start..stop).map(String::from_utf8_lossy);
-        let first = parts.next().unwrap_or_default();
-        match parts.next() {
-            None => first,
-            Some(second) => {
-                let mut s = first.into_owned();
-                s.push_str(&second);
-                parts.for_each(|p| s.push_str(&p));
-                Cow::Owned(s)
+        // boundaries, so the bytes are valid UTF-8 and nothing is replaced.
+        let mut parts = self.parts(start..stop);
+        match (parts.next(), parts.next()) {
+            (first, None) => String::from_utf8_lossy(first.unwrap_or(&[])),
+            _ => {
+                let mut buf = Vec::with_capacity(stop - start);
+                self.extend_into(start..stop, &mut buf);
+                Cow::Owned(
+                    String::from_utf8(buf)
+                        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+                )
             }
         }
     }

@@ -152,14 +152,17 @@ impl Embedding {
     pub fn to_f32(&self) -> std::borrow::Cow<'_, [f32]> {
         match self {
             Embedding::F32(v) => std::borrow::Cow::Borrowed(v),
-            Embedding::F16 { bytes, start } => std::borrow::Cow::Owned(
-                bytes[*start..]
-                    .chunks_exact(2)
-                    .map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32())
-                    .collect(),
-            ),
+            Embedding::F16 { bytes, start } => std::borrow::Cow::Owned(widen_f16(&bytes[*start..])),
         }
     }
+}
+
+/// Little-endian f16 values widened to f32 (exactly).
+fn widen_f16(bytes: &[u8]) -> Vec<f32> {
+    bytes
+        .chunks_exact(2)
+        .map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32())
+        .collect()
 }
 
 /// Whether this CPU widens f16 to f32 in hardware (x86-64 F16C with AVX).
@@ -511,10 +514,7 @@ fn weights_from_safetensors(
         let t = tensor(name, shape)?;
         let data = t.data();
         let out: Vec<f32> = match t.dtype() {
-            safetensors::Dtype::F16 => data
-                .chunks_exact(2)
-                .map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32())
-                .collect(),
+            safetensors::Dtype::F16 => widen_f16(data),
             safetensors::Dtype::F32 => data
                 .chunks_exact(4)
                 .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
@@ -533,8 +533,8 @@ fn weights_from_safetensors(
     let rows = 1usize << c.features.buckets_log2;
     let shape = [rows, c.dim];
     let emb = tensor("embedding", &shape)?;
-    let in_place = in_place && emb.dtype() == safetensors::Dtype::F16;
-    let (embedding, start) = if in_place {
+    // Where the table is read in place: its offset in `bytes`, once checked.
+    let in_place = if in_place && emb.dtype() == safetensors::Dtype::F16 {
         let data = emb.data();
         // All ones in the exponent: infinity or NaN. Four values per 64-bit
         // word, without early exit, so the compiler can vectorise it.
@@ -549,13 +549,16 @@ fn weights_from_safetensors(
         if !finite {
             return Err("tensor `embedding` contains NaN or infinity".into());
         }
-        // The tensor's data is a subslice of `bytes`: its offset there.
-        (None, data.as_ptr() as usize - bytes.as_ptr() as usize)
+        // The tensor's data is a subslice of `bytes`.
+        Some(data.as_ptr() as usize - bytes.as_ptr() as usize)
     } else {
-        (Some(get("embedding", &shape)?), 0)
+        None
     };
-    let mut weights = Weights {
-        embedding: Embedding::F32(Vec::new()),
+    let widened = match in_place {
+        Some(_) => Vec::new(),
+        None => get("embedding", &shape)?,
+    };
+    Ok(Weights {
         w1: get("w1", &[c.hidden, c.dim])?,
         wc: if c.concept_channel {
             get("wc", &[c.hidden, CONCEPT_DIM])?
@@ -565,12 +568,12 @@ fn weights_from_safetensors(
         b1: get("b1", &[c.hidden])?,
         w2: get("w2", &[c.hidden])?,
         b2: get("b2", &[1])?[0],
-    };
-    weights.embedding = match embedding {
-        Some(v) => Embedding::F32(v),
-        None => Embedding::F16 { bytes, start },
-    };
-    Ok(weights)
+        // Last: every view into `bytes` is done with, so it can move here.
+        embedding: match in_place {
+            Some(start) => Embedding::F16 { bytes, start },
+            None => Embedding::F32(widened),
+        },
+    })
 }
 
 /// Calls `rows(batch)` with the features of `text` in order, in batches.

@@ -51,32 +51,30 @@ struct Artifacts {
 impl Artifacts {
     /// The index of the input's artifact (carrying its sha256).
     fn input(&mut self, source: &str, sha256: &str) -> usize {
-        let key = (source.to_string(), None);
-        if let Some(i) = self.index.get(&key) {
-            return *i;
-        }
-        let mut a = json!({"location": {"uri": source_uri(source)}});
-        if !sha256.is_empty() {
-            a["hashes"] = json!({"sha-256": sha256});
-        }
-        self.push(key, a)
+        self.intern((source.to_string(), None), || {
+            let mut a = json!({"location": {"uri": source_uri(source)}});
+            if !sha256.is_empty() {
+                a["hashes"] = json!({"sha-256": sha256});
+            }
+            a
+        })
     }
 
     /// The index of a file inside an input.
     fn member(&mut self, source: &str, sha256: &str, path: &str) -> usize {
         let parent = self.input(source, sha256);
-        let key = (source.to_string(), Some(path.to_string()));
-        if let Some(i) = self.index.get(&key) {
-            return *i;
-        }
-        self.push(
-            key,
-            json!({"location": {"uri": relative_uri(path)}, "parentIndex": parent}),
+        self.intern(
+            (source.to_string(), Some(path.to_string())),
+            || json!({"location": {"uri": relative_uri(path)}, "parentIndex": parent}),
         )
     }
 
-    fn push(&mut self, key: (String, Option<String>), artifact: Value) -> usize {
-        self.list.push(artifact);
+    /// The index of the artifact under `key`, listed on first use.
+    fn intern(&mut self, key: (String, Option<String>), make: impl FnOnce() -> Value) -> usize {
+        if let Some(i) = self.index.get(&key) {
+            return *i;
+        }
+        self.list.push(make());
         self.index.insert(key, self.list.len() - 1);
         self.list.len() - 1
     }
