@@ -154,6 +154,7 @@ mod tests {
                 decision: reason.decision(),
                 reason,
                 precheck: PrecheckReport::none(),
+                review: None,
                 detectors: Vec::new(),
                 quorum: QuorumReport::default(),
             }],

@@ -55,6 +55,12 @@ pub struct GateConfig {
     /// Detector calls in flight at once across a batch scan.
     #[serde(default = "default_concurrency")]
     pub concurrency: usize,
+    /// Most bytes of one input put to the detectors under one policy. Under
+    /// the cascade only the slices the pre-check could not clear count. An
+    /// input needing more is not sent at all and blocks as inconclusive,
+    /// so one large package cannot run up thousands of calls.
+    #[serde(default = "default_max_review_bytes")]
+    pub max_review_bytes: usize,
     /// Extra policy files, resolved relative to the config file.
     #[serde(default)]
     pub policy_files: Vec<PathBuf>,
@@ -69,6 +75,9 @@ fn default_deadline() -> u64 {
 fn default_concurrency() -> usize {
     8
 }
+fn default_max_review_bytes() -> usize {
+    1024 * 1024
+}
 
 impl Default for GateConfig {
     fn default() -> Self {
@@ -76,6 +85,7 @@ impl Default for GateConfig {
             quorum: default_quorum(),
             deadline_secs: default_deadline(),
             concurrency: default_concurrency(),
+            max_review_bytes: default_max_review_bytes(),
             policy_files: Vec::new(),
         }
     }
@@ -149,6 +159,11 @@ pub struct DetectorConfig {
     /// Retries on connection errors, 429 and 5xx.
     #[serde(default = "default_retries")]
     pub retries: u32,
+    /// Calls of one input in flight at once when it needs several (default
+    /// 1: a local server queues parallel requests, and a queued request can
+    /// time out). Raise it for APIs that serve requests in parallel.
+    #[serde(default = "default_parallel_calls")]
+    pub parallel_calls: usize,
     #[serde(default)]
     pub price: Option<Price>,
 }
@@ -164,6 +179,9 @@ fn default_max_input_bytes() -> usize {
 }
 fn default_retries() -> u32 {
     2
+}
+fn default_parallel_calls() -> usize {
+    1
 }
 
 /// Prices are inputs to a run, not properties of models.
@@ -340,6 +358,11 @@ impl Config {
             if d.max_tokens == 0 {
                 p.push(format!("`detectors[{i}].max-tokens` must be at least 1"));
             }
+            if !(1..=64).contains(&d.parallel_calls) {
+                p.push(format!(
+                    "`detectors[{i}].parallel-calls` must be between 1 and 64"
+                ));
+            }
         }
         for (i, a) in self.allow.iter().enumerate() {
             let ok = a.sha256.len() == 64 && a.sha256.chars().all(|c| c.is_ascii_hexdigit());
@@ -397,6 +420,7 @@ mod tests {
         assert_eq!(c.gate.quorum, 2);
         assert_eq!(c.precheck.mode, PrecheckMode::Cascade);
         assert!(c.detectors.is_empty());
+        assert_eq!(c.gate.max_review_bytes, 1024 * 1024);
     }
 
     #[test]
@@ -410,6 +434,8 @@ mod tests {
             "[[allow]]\nsha256='00'\nreason='x'\nexpiry='2020-01-01'",
             "[limits]\nmax-input-byte = 1",
             "[gates]\nquorum = 2",
+            "[gate]\nmax-review-byte = 1",
+            "[[detectors]]\nid='a'\nkind='openai'\nbase-url='http://127.0.0.1'\nmodel='m'\nparallel-call=2",
         ] {
             let err = Config::from_toml(text, "t").unwrap_err().to_string();
             assert!(err.contains("unknown field"), "{text:?} gave {err}");
@@ -435,6 +461,15 @@ mod tests {
             err.contains("quorum") && err.contains("harmless-below"),
             "{err}"
         );
+        for n in [0, 65] {
+            let err = Config::from_toml(
+                &format!("[[detectors]]\nid='a'\nkind='openai'\nbase-url='http://x'\nmodel='m'\nparallel-calls={n}"),
+                "t",
+            )
+            .unwrap_err()
+            .to_string();
+            assert!(err.contains("parallel-calls"), "{err}");
+        }
     }
 
     #[test]

@@ -11,12 +11,12 @@ use std::time::{Duration, Instant};
 
 use crate::config::{Config, PrecheckMode};
 use crate::detector::{Detector, DetectorRequest};
-use crate::input::{Input, Text};
+use crate::input::Input;
 use crate::policy::Policy;
 use crate::precheck::Precheck;
 use crate::report::{
     Band, Decision, DetectorReport, InputInfo, PolicyReport, PrecheckReport, QuorumReport, Reason,
-    Report, Usage, Vote, SCHEMA,
+    Report, ReviewReport, Span, Usage, Vote, SCHEMA,
 };
 
 /// The fail-closed decision for one policy.
@@ -73,6 +73,45 @@ pub fn band(score: f32, harmful_at: f32, harmless_below: f32) -> Band {
     } else {
         Band::Uncertain
     }
+}
+
+/// The regions of a text the detectors must judge after a cascade
+/// pre-check: every slice it did not clear (a score below `harmless_below`
+/// clears a slice, by the same standard that allows a whole input; NaN never
+/// clears), merged where slices overlap or touch, ordered by the top score
+/// in each region (NaN first, then highest, then earliest), so the most
+/// suspicious text is judged first and a harmful vote stops a detector early.
+pub fn review_regions(scores: &[(f32, Span)], harmless_below: f32) -> Vec<Span> {
+    let mut kept: Vec<(f32, Span)> = scores
+        .iter()
+        .copied()
+        .filter(|(score, _)| !clears(*score, harmless_below))
+        .collect();
+    kept.sort_by_key(|(_, span)| span.start);
+    let mut regions: Vec<(f32, Span)> = Vec::new();
+    for (score, span) in kept {
+        match regions.last_mut() {
+            Some((top, region)) if span.start <= region.end => {
+                region.end = region.end.max(span.end);
+                if score.is_nan() || score > *top {
+                    *top = score;
+                }
+            }
+            _ => regions.push((score, span)),
+        }
+    }
+    regions.sort_by(|(a, x), (b, y)| {
+        b.is_nan()
+            .cmp(&a.is_nan())
+            .then(b.partial_cmp(a).unwrap_or(std::cmp::Ordering::Equal))
+            .then(x.start.cmp(&y.start))
+    });
+    regions.into_iter().map(|(_, span)| span).collect()
+}
+
+/// Whether a slice's score clears it (NaN, an error, never does).
+fn clears(score: f32, harmless_below: f32) -> bool {
+    score < harmless_below
 }
 
 /// One policy with the pre-check that scores it.
@@ -202,6 +241,9 @@ impl Coordinator {
 
     fn scan_policy(&self, gate: &PolicyGate, input: &Input) -> PolicyReport {
         let mode = self.config.precheck.mode;
+        // What the detectors judge: the whole text, unless the cascade
+        // cleared slices of it.
+        let mut regions = None;
         let (precheck, band) = match &gate.precheck {
             Some(model) => {
                 let scores = model.slice_scores(&input.text);
@@ -214,6 +256,9 @@ impl Coordinator {
                     .unwrap_or_else(|| model.thresholds());
                 let mut s = crate::precheck::PrecheckScore::of(&scores);
                 let mut b = band(s.score, t.harmful_at, t.harmless_below);
+                if mode == PrecheckMode::Cascade {
+                    regions = Some(review_regions(&scores, t.harmless_below));
+                }
                 let mut note = None;
                 // Only a harmful band can change; skip the second pass otherwise.
                 if gate.policy.harmful_needs_code && b == Band::Harmful {
@@ -256,10 +301,39 @@ impl Coordinator {
                 Some(Band::Harmful)
             ) | (PrecheckMode::Cascade, Some(Band::Harmless))
         );
-        let detectors = if needs_detectors {
-            self.run_detectors(&gate.policy, &input.text)
+        let (review, detectors) = if needs_detectors {
+            let text = Arc::clone(&input.text);
+            let request = match regions {
+                Some(r) => DetectorRequest::of_spans(&gate.policy, text, r),
+                None => DetectorRequest::new(&gate.policy, text),
+            };
+            let bytes = request.spans.iter().map(|s| s.end - s.start).sum();
+            let mut review = ReviewReport {
+                regions: request.spans.len(),
+                bytes,
+                text_bytes: input.text.len(),
+                withheld: None,
+            };
+            let max = self.config.gate.max_review_bytes;
+            // Over the budget, send nothing: half a review cannot allow.
+            // Without a detector that would be asked (none configured, or
+            // all remote under --local-only) there is no cost to bound, and
+            // the detectors are listed as skipped as usual.
+            let askable = self
+                .detectors
+                .iter()
+                .any(|d| !self.local_only || d.is_local());
+            if askable && bytes > max {
+                review.withheld = Some(format!(
+                    "{bytes} bytes in {} region(s) need review, over max-review-bytes ({max}); no detector was asked. Raise [gate] max-review-bytes (and deadline-secs) to send them",
+                    review.regions
+                ));
+                (Some(review), Vec::new())
+            } else {
+                (Some(review), self.run_detectors(request))
+            }
         } else {
-            Vec::new()
+            (None, Vec::new())
         };
         let votes: Vec<Vote> = detectors.iter().map(|d| d.vote).collect();
         let quorum = self.config.gate.quorum;
@@ -269,6 +343,7 @@ impl Coordinator {
             decision: reason.decision(),
             reason,
             precheck,
+            review,
             quorum: QuorumReport {
                 required: quorum,
                 harmful: count(&votes, Vote::Harmful),
@@ -283,9 +358,9 @@ impl Coordinator {
     /// All detectors concurrently, each with its own timeout, all under one
     /// deadline. Non-loopback detectors are skipped under `--local-only`
     /// before anything is sent.
-    fn run_detectors(&self, policy: &Policy, text: &Arc<Text>) -> Vec<DetectorReport> {
+    fn run_detectors(&self, request: DetectorRequest) -> Vec<DetectorReport> {
         let deadline = Duration::from_secs(self.config.gate.deadline_secs);
-        let request = Arc::new(DetectorRequest::new(policy, Arc::clone(text)));
+        let request = Arc::new(request);
         let futures: Vec<_> = self
             .detectors
             .iter()
@@ -373,6 +448,7 @@ fn missing_policy(id: &str) -> PolicyReport {
         decision: Decision::Block,
         reason: Reason::Inconclusive,
         precheck: PrecheckReport::none(),
+        review: None,
         detectors: Vec::new(),
         quorum: QuorumReport::default(),
     }
@@ -393,6 +469,7 @@ impl Input {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::input::Text;
     use Vote::*;
 
     const ALL: [Vote; 4] = [Harmful, Harmless, Failed, Skipped];
@@ -490,30 +567,6 @@ mod tests {
         );
     }
 
-    /// Scores 0.99 for any text holding "PAYLOAD", else 0.1, in 64-byte slices.
-    struct Keyword;
-    impl Precheck for Keyword {
-        fn model_id(&self) -> &str {
-            "keyword"
-        }
-        fn thresholds(&self) -> crate::config::Thresholds {
-            crate::config::Thresholds {
-                harmful_at: 0.9,
-                harmless_below: 0.05,
-            }
-        }
-        fn window(&self) -> (usize, usize) {
-            (64, 0)
-        }
-        fn slice_score(&self, slice: &[u8]) -> f32 {
-            if slice.windows(7).any(|w| w == b"PAYLOAD") {
-                0.99
-            } else {
-                0.1
-            }
-        }
-    }
-
     fn package(files: &[(&str, String)]) -> Input {
         let mut input = Input::from_text(None, "pkg.tar.gz", b"");
         let mut text = String::new();
@@ -532,7 +585,7 @@ mod tests {
             policy.harmful_needs_code = needs_code;
             PolicyGate {
                 policy,
-                precheck: Some(Arc::new(Keyword) as Arc<dyn Precheck>),
+                precheck: Some(Arc::new(Levels) as Arc<dyn Precheck>),
             }
         };
         let code = "x".repeat(64);
@@ -576,27 +629,129 @@ mod tests {
         assert!(p.precheck.note.is_none());
     }
 
-    /// Records whether the text it was asked about is the input's own
-    /// allocation, and votes harmless.
-    struct SharesText {
-        text: Arc<Text>,
-        shared: std::sync::Mutex<Vec<bool>>,
+    #[test]
+    fn detectors_are_handed_the_input_text_without_a_copy() {
+        // A rendered package can be hundreds of MB; a copy per scan doubled
+        // the peak memory of every uncertain package.
+        let input = package(&[("setup.py", format!("{:-<200}ODD", ""))]);
+        let d = Arc::new(Recorder {
+            local: true,
+            ..Default::default()
+        });
+        let c = Coordinator::new(
+            Config::default(),
+            vec![PolicyGate {
+                policy: Policy::builtin("malicious-package").unwrap(),
+                precheck: Some(Arc::new(Levels) as Arc<dyn Precheck>),
+            }],
+            vec![d.clone() as Arc<dyn Detector>],
+            true,
+        )
+        .unwrap();
+        let r = c.scan(&input, &["malicious-package".to_string()]);
+        // Levels scores "ODD" 0.5: uncertain, so the detector is asked.
+        assert_eq!(r.policies[0].detectors.len(), 1);
+        let texts = d.texts.lock().unwrap();
+        assert_eq!(texts.len(), 1);
+        assert!(Arc::ptr_eq(&texts[0], &input.text));
     }
-    impl Detector for SharesText {
+
+    fn sp(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+
+    #[test]
+    fn review_regions_keep_what_the_precheck_did_not_clear() {
+        // Slices of 10 bytes overlapping by 2 (step 8), as a model slices.
+        let scores: Vec<(f32, Span)> = [0.01, 0.3, 0.6, 0.01, 0.01, f32::NAN, 0.02, 0.6]
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (*s, sp(i * 8, i * 8 + 10)))
+            .collect();
+        let regions = review_regions(&scores, 0.05);
+        // NaN first; then the two regions topping at 0.6, earliest first.
+        // Slices 1 and 2 overlap and merge; 0.02 < 0.05 is cleared.
+        assert_eq!(regions, vec![sp(40, 50), sp(8, 26), sp(56, 66)]);
+        // Every byte of an uncleared slice is in a region, and every region
+        // byte lies in some uncleared slice.
+        for (score, span) in &scores {
+            for b in span.start..span.end {
+                let in_region = regions.iter().any(|r| r.start <= b && b < r.end);
+                if !clears(*score, 0.05) {
+                    assert!(in_region, "byte {b} of an uncleared slice left out");
+                }
+            }
+        }
+        for r in &regions {
+            for b in r.start..r.end {
+                assert!(scores
+                    .iter()
+                    .any(|(s, x)| !clears(*s, 0.05) && x.start <= b && b < x.end));
+            }
+        }
+        // A threshold at zero clears nothing: one region, the whole text.
+        // One above every score clears all but the NaN slice.
+        assert_eq!(review_regions(&scores, 0.0), vec![sp(0, 66)]);
+        assert_eq!(review_regions(&scores, 1.0), vec![sp(40, 50)]);
+        // Slices that only touch merge too; order does not depend on input order.
+        let mut touching = vec![(0.5, sp(10, 20)), (0.4, sp(0, 10)), (0.9, sp(30, 40))];
+        assert_eq!(review_regions(&touching, 0.1), vec![sp(30, 40), sp(0, 20)]);
+        touching.reverse();
+        assert_eq!(review_regions(&touching, 0.1), vec![sp(30, 40), sp(0, 20)]);
+    }
+
+    /// 0.01 for calm text, 0.5 for a slice holding "ODD", 0.99 for
+    /// "PAYLOAD", in 64-byte slices.
+    struct Levels;
+    impl Precheck for Levels {
+        fn model_id(&self) -> &str {
+            "levels"
+        }
+        fn thresholds(&self) -> crate::config::Thresholds {
+            crate::config::Thresholds {
+                harmful_at: 0.9,
+                harmless_below: 0.05,
+            }
+        }
+        fn window(&self) -> (usize, usize) {
+            (64, 0)
+        }
+        fn slice_score(&self, slice: &[u8]) -> f32 {
+            let has = |w: &[u8]| slice.windows(w.len()).any(|x| x == w);
+            if has(b"PAYLOAD") {
+                0.99
+            } else if has(b"ODD") {
+                0.5
+            } else {
+                0.01
+            }
+        }
+    }
+
+    /// Records the text it is handed and the text of every span it is
+    /// asked to judge; votes harmless.
+    #[derive(Default)]
+    struct Recorder {
+        local: bool,
+        texts: std::sync::Mutex<Vec<Arc<Text>>>,
+        seen: std::sync::Mutex<Vec<String>>,
+    }
+    impl Detector for Recorder {
         fn id(&self) -> &str {
-            "shares-text"
+            "recorder"
         }
         fn model(&self) -> &str {
             "none"
         }
         fn is_local(&self) -> bool {
-            true
+            self.local
         }
         fn vote<'a>(&'a self, request: &'a DetectorRequest) -> crate::detector::VoteFuture<'a> {
-            self.shared
-                .lock()
-                .unwrap()
-                .push(Arc::ptr_eq(&request.text, &self.text));
+            self.texts.lock().unwrap().push(Arc::clone(&request.text));
+            for s in &request.spans {
+                let t = request.text.str_within(s.start..s.end).into_owned();
+                self.seen.lock().unwrap().push(t);
+            }
             Box::pin(async {
                 crate::detector::DetectorOutcome {
                     vote: Vote::Harmless,
@@ -610,28 +765,102 @@ mod tests {
     }
 
     #[test]
-    fn detectors_are_handed_the_input_text_without_a_copy() {
-        // A rendered package can be hundreds of MB; a copy per scan doubled
-        // the peak memory of every uncertain package.
-        let input = package(&[("setup.py", "x".repeat(200))]);
-        let d = Arc::new(SharesText {
-            text: Arc::clone(&input.text),
-            shared: Default::default(),
-        });
+    fn detectors_judge_only_the_slices_the_precheck_could_not_clear() {
+        let calm = "c".repeat(64);
+        let odd = format!("{:-<61}ODD", "");
+        let text = format!("{calm}{calm}{odd}{calm}{odd}{calm}");
+        let input = package(&[("pkg/mod.py", text.clone())]);
+        let run = |config: Config, local: bool, local_only: bool| {
+            let d = Arc::new(Recorder {
+                local,
+                ..Default::default()
+            });
+            let c = Coordinator::new(
+                config,
+                vec![PolicyGate {
+                    policy: Policy::builtin("malicious-package").unwrap(),
+                    precheck: Some(Arc::new(Levels) as Arc<dyn Precheck>),
+                }],
+                vec![d.clone() as Arc<dyn Detector>, d.clone(), d.clone()],
+                local_only,
+            )
+            .unwrap();
+            let p = c.scan(&input, &["malicious-package".to_string()]).policies[0].clone();
+            let seen = d.seen.lock().unwrap().clone();
+            (p, seen)
+        };
+        let (p, seen) = run(Config::default(), true, true);
+        assert_eq!(p.reason, Reason::QuorumHarmless);
+        let review = p.review.unwrap();
+        assert_eq!(
+            (review.regions, review.bytes, review.text_bytes),
+            (2, 128, text.len())
+        );
+        assert_eq!(review.withheld, None);
+        // Three detectors, each shown the two odd slices and nothing else.
+        assert_eq!(seen, vec![odd.clone(); 6]);
+
+        // Block-only never lets a low score clear anything: the whole text.
+        let mut block_only = Config::default();
+        block_only.precheck.mode = PrecheckMode::BlockOnly;
+        let (p, seen) = run(block_only, true, true);
+        assert_eq!(p.review.unwrap().bytes, text.len());
+        assert_eq!(seen, vec![text.clone(); 3]);
+
+        // Over the budget nothing is sent, and the input blocks.
+        let mut tight = Config::default();
+        tight.gate.max_review_bytes = 127;
+        let (p, seen) = run(tight.clone(), true, true);
+        assert!(seen.is_empty(), "sent despite the budget: {seen:?}");
+        assert_eq!(
+            (p.decision, p.reason),
+            (Decision::Block, Reason::Inconclusive)
+        );
+        assert!(p.detectors.is_empty());
+        let why = p.review.unwrap().withheld.unwrap();
+        assert!(
+            why.contains("128 bytes") && why.contains("max-review-bytes (127)"),
+            "{why}"
+        );
+
+        // With no detector that may be asked there is nothing to withhold:
+        // remote detectors under --local-only are listed as skipped.
+        let (p, seen) = run(tight, false, true);
+        assert!(seen.is_empty());
+        assert_eq!(p.review.unwrap().withheld, None);
+        assert_eq!(p.quorum.skipped, 3);
+        assert_eq!(p.reason, Reason::Inconclusive);
+    }
+
+    #[test]
+    fn a_cleared_or_harmful_input_has_no_review() {
         let c = Coordinator::new(
             Config::default(),
             vec![PolicyGate {
                 policy: Policy::builtin("malicious-package").unwrap(),
-                precheck: Some(Arc::new(Keyword) as Arc<dyn Precheck>),
+                precheck: Some(Arc::new(Levels) as Arc<dyn Precheck>),
             }],
-            vec![d.clone() as Arc<dyn Detector>],
+            vec![],
             true,
         )
         .unwrap();
-        let r = c.scan(&input, &["malicious-package".to_string()]);
-        // Keyword scores 0.1: uncertain, so the detector is asked.
-        assert_eq!(r.policies[0].detectors.len(), 1);
-        assert_eq!(*d.shared.lock().unwrap(), vec![true]);
+        for (body, reason) in [
+            ("c".repeat(200), Reason::PrecheckHarmless),
+            (
+                format!("{}PAYLOAD", "c".repeat(200)),
+                Reason::PrecheckHarmful,
+            ),
+        ] {
+            let p = c
+                .scan(
+                    &package(&[("setup.py", body)]),
+                    &["malicious-package".to_string()],
+                )
+                .policies[0]
+                .clone();
+            assert_eq!(p.reason, reason);
+            assert_eq!(p.review, None);
+        }
     }
 
     #[test]

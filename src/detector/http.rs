@@ -16,6 +16,7 @@ use super::{
     Detector, DetectorOutcome, DetectorRequest, VoteFuture,
 };
 use crate::config::{DetectorConfig, DetectorKind};
+use crate::policy::Policy;
 use crate::report::{TokenUsage, Vote};
 
 /// An API key that never prints.
@@ -260,24 +261,45 @@ impl HttpDetector {
         }
     }
 
+    /// Judges one slice: one call, validated.
+    async fn judge(
+        &self,
+        system: &str,
+        policy: &Policy,
+        slice: &str,
+    ) -> (Result<Vote, String>, TokenUsage, u32) {
+        let boundary = fresh_boundary(slice);
+        let user = user_message(policy, slice, &boundary);
+        let r = self.call(system, &user, &policy.protocol.allowed).await;
+        let v = r
+            .reply
+            .and_then(|reply| validate_reply(&reply, &policy.protocol.allowed));
+        (v, r.usage, r.attempts)
+    }
+
     async fn vote_async(&self, request: &DetectorRequest) -> DetectorOutcome {
+        use futures_util::stream::{self, StreamExt};
         let started = Instant::now();
         let policy = &request.policy;
         let system = system_prompt(policy);
-        let spans = crate::precheck::slices(request.text.len(), self.config.max_input_bytes, 1024);
+        let spans = request.calls(self.config.max_input_bytes);
         let mut votes = Vec::with_capacity(spans.len());
         let mut usage = TokenUsage::default();
         let mut calls = 0;
-        for span in spans {
-            let slice = request.text.str_within(span.start..span.end);
-            let boundary = fresh_boundary(&slice);
-            let user = user_message(policy, &slice, &boundary);
-            let r = self.call(&system, &user, &policy.protocol.allowed).await;
-            calls += r.attempts;
-            usage += r.usage;
-            let v = r
-                .reply
-                .and_then(|reply| validate_reply(&reply, &policy.protocol.allowed));
+        // Up to `parallel-calls` slices in flight, results taken in order;
+        // leaving the loop drops the calls still in flight.
+        let mut judged = stream::iter(spans)
+            .map(|span| {
+                let system = &system;
+                async move {
+                    let slice = request.text.str_within(span.start..span.end);
+                    self.judge(system, policy, &slice).await
+                }
+            })
+            .buffered(self.config.parallel_calls.max(1));
+        while let Some((v, used, attempts)) = judged.next().await {
+            calls += attempts;
+            usage += used;
             let harmful = matches!(v, Ok(Vote::Harmful));
             votes.push(v);
             if harmful {
@@ -334,6 +356,7 @@ mod tests {
             max_tokens: 16,
             max_input_bytes: 4096,
             retries: 0,
+            parallel_calls: 1,
             price: None,
         });
         let dbg = format!("{d:?}");

@@ -23,23 +23,71 @@ use serde::Deserialize;
 
 use crate::input::Text;
 use crate::policy::Policy;
-use crate::report::{DetectorReport, TokenUsage, Vote};
+use crate::report::{DetectorReport, Span, TokenUsage, Vote};
 
-/// What a detector is asked: one policy, one input text.
+/// What a detector is asked: one policy, one input text, and the parts of
+/// that text to judge.
 #[derive(Debug, Clone)]
 pub struct DetectorRequest {
     pub policy: Arc<Policy>,
     /// Shared with the [`crate::input::Input`], never copied: a rendered
     /// package can be hundreds of MB.
     pub text: Arc<Text>,
+    /// Byte ranges of `text` to judge, in the order to judge them (the most
+    /// suspicious first). The whole text unless the pre-check cleared parts
+    /// of it; never empty.
+    pub spans: Vec<Span>,
 }
 
 impl DetectorRequest {
+    /// A request to judge the whole text.
     pub fn new(policy: &Policy, text: Arc<Text>) -> DetectorRequest {
+        let whole = Span {
+            start: 0,
+            end: text.len(),
+        };
+        DetectorRequest::of_spans(policy, text, vec![whole])
+    }
+
+    /// A request to judge the given spans of the text, in order. An empty
+    /// list means the whole text: nothing is ever judged on no bytes.
+    pub fn of_spans(policy: &Policy, text: Arc<Text>, spans: Vec<Span>) -> DetectorRequest {
+        let len = text.len();
+        let mut spans: Vec<Span> = spans
+            .into_iter()
+            .map(|s| Span {
+                start: s.start.min(len),
+                end: s.end.min(len),
+            })
+            .filter(|s| s.start < s.end)
+            .collect();
+        if spans.is_empty() {
+            spans.push(Span { start: 0, end: len });
+        }
         DetectorRequest {
             policy: Arc::new(policy.clone()),
             text,
+            spans,
         }
+    }
+
+    /// The calls a detector makes when one call holds at most `max_bytes`:
+    /// each span cut into slices overlapping by 1 KiB (so a line cut at a
+    /// slice edge is seen whole in the next; a quarter of a slice when
+    /// slices are smaller), spans in order.
+    pub fn calls(&self, max_bytes: usize) -> Vec<Span> {
+        let overlap = 1024.min(max_bytes / 4);
+        self.spans
+            .iter()
+            .flat_map(|span| {
+                crate::precheck::slices(span.end - span.start, max_bytes, overlap)
+                    .into_iter()
+                    .map(move |s| Span {
+                        start: span.start + s.start,
+                        end: span.start + s.end,
+                    })
+            })
+            .collect()
     }
 }
 
@@ -272,6 +320,56 @@ mod tests {
         assert_eq!(combine_slices(&[Err("x".into()), Ok(Harmful)]), Ok(Harmful));
         assert!(combine_slices(&[Ok(Harmless), Err("timeout".into())]).is_err());
         assert!(combine_slices(&[]).is_err());
+    }
+
+    #[test]
+    fn calls_cover_each_span_in_order_within_the_call_size() {
+        let p = Policy::builtin("prompt-injection").unwrap();
+        let text = Arc::new(Text::from("x".repeat(20_000)));
+        let span = |start, end| Span { start, end };
+        let r = DetectorRequest::of_spans(
+            &p,
+            Arc::clone(&text),
+            vec![span(15_000, 19_000), span(0, 9_000), span(30_000, 40_000)],
+        );
+        // Spans past the end are clamped away.
+        assert_eq!(r.spans, vec![span(15_000, 19_000), span(0, 9_000)]);
+        let calls = r.calls(4096);
+        assert!(calls.iter().all(|c| c.end - c.start <= 4096));
+        // The first span's calls come first, and together the calls cover
+        // each span exactly: no byte outside it, none of it missed.
+        let first: Vec<_> = calls.iter().take_while(|c| c.start >= 15_000).collect();
+        assert_eq!(first.first().unwrap().start, 15_000);
+        assert_eq!(first.last().unwrap().end, 19_000);
+        for s in &r.spans {
+            let mine: Vec<_> = calls
+                .iter()
+                .filter(|c| c.start >= s.start && c.end <= s.end)
+                .collect();
+            assert!(
+                mine.windows(2).all(|w| w[1].start < w[0].end),
+                "gap in {s:?}"
+            );
+            assert_eq!((mine[0].start, mine.last().unwrap().end), (s.start, s.end));
+        }
+        assert_eq!(
+            calls.len(),
+            calls
+                .iter()
+                .filter(|c| r.spans.iter().any(|s| c.start >= s.start && c.end <= s.end))
+                .count()
+        );
+        // No spans, or only empty ones, is the whole text; never nothing.
+        let whole = DetectorRequest::of_spans(&p, Arc::clone(&text), vec![span(5, 5)]);
+        assert_eq!(whole.spans, vec![span(0, 20_000)]);
+        assert_eq!(DetectorRequest::new(&p, text).spans, vec![span(0, 20_000)]);
+        // A call size at the 1 KiB minimum still advances (overlap 256).
+        let small = whole.calls(1024);
+        assert!(
+            small.len() < 30 && small.last().unwrap().end == 20_000,
+            "{}",
+            small.len()
+        );
     }
 
     #[test]

@@ -174,8 +174,29 @@ pub struct PolicyReport {
     pub decision: Decision,
     pub reason: Reason,
     pub precheck: PrecheckReport,
+    /// What the detectors were given to judge; present when the policy
+    /// needed them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review: Option<ReviewReport>,
     pub detectors: Vec<DetectorReport>,
     pub quorum: QuorumReport,
+}
+
+/// The part of an input put to the detectors. Under the cascade, slices the
+/// pre-check scored below `harmless-below` are cleared by the same standard
+/// that allows a whole input, and only the rest is sent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReviewReport {
+    /// Regions of the text (uncleared slices, merged where they overlap),
+    /// judged highest pre-check score first.
+    pub regions: usize,
+    /// Bytes in those regions.
+    pub bytes: usize,
+    /// Bytes in the whole text.
+    pub text_bytes: usize,
+    /// Why no detector was asked: the regions were over `max-review-bytes`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub withheld: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
@@ -297,6 +318,21 @@ impl Report {
             if let Some(n) = &p.precheck.note {
                 let _ = writeln!(s, "    note: {n}");
             }
+            match &p.review {
+                Some(ReviewReport {
+                    withheld: Some(w), ..
+                }) => {
+                    let _ = writeln!(s, "    review withheld: {w}");
+                }
+                Some(r) => {
+                    let _ = writeln!(
+                        s,
+                        "    review: {} region(s), {} of {} bytes put to the detectors",
+                        r.regions, r.bytes, r.text_bytes
+                    );
+                }
+                None => {}
+            }
             for d in &p.detectors {
                 let _ = writeln!(
                     s,
@@ -349,6 +385,7 @@ mod tests {
             decision: reason.decision(),
             reason,
             precheck: PrecheckReport::none(),
+            review: None,
             detectors: Vec::new(),
             quorum: QuorumReport::default(),
         }

@@ -2,6 +2,7 @@
 //! OpenAI-compatible and Anthropic APIs. The first path segment picks the
 //! server's behaviour. No test touches the internet.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -18,6 +19,8 @@ pub struct Seen {
 pub struct Server {
     pub base: String,
     pub seen: Arc<Mutex<Vec<Seen>>>,
+    /// The most requests the server held at once.
+    pub peak: Arc<AtomicUsize>,
 }
 
 fn openai(content: &str, finish: &str) -> String {
@@ -76,11 +79,15 @@ pub fn start() -> Server {
     let server = Arc::new(tiny_http::Server::http("127.0.0.1:0").unwrap());
     let port = server.server_addr().to_ip().unwrap().port();
     let seen: Arc<Mutex<Vec<Seen>>> = Arc::default();
-    let (srv, log) = (Arc::clone(&server), Arc::clone(&seen));
+    let (inflight, peak) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let (srv, log, top) = (Arc::clone(&server), Arc::clone(&seen), Arc::clone(&peak));
     std::thread::spawn(move || {
         for mut req in srv.incoming_requests() {
             let log = Arc::clone(&log);
+            let (inflight, top) = (Arc::clone(&inflight), Arc::clone(&top));
             std::thread::spawn(move || {
+                let now = inflight.fetch_add(1, Ordering::SeqCst) + 1;
+                top.fetch_max(now, Ordering::SeqCst);
                 let mut body = String::new();
                 let _ = req.as_reader().read_to_string(&mut body);
                 let header = |name: &str| {
@@ -102,14 +109,15 @@ pub fn start() -> Server {
                     .next()
                     .unwrap_or("")
                     .to_string();
-                if behaviour == "slow" {
-                    std::thread::sleep(Duration::from_secs(20));
+                match behaviour.as_str() {
+                    "slow" => std::thread::sleep(Duration::from_secs(20)),
+                    "unhurried" => std::thread::sleep(Duration::from_millis(300)),
+                    _ => {}
                 }
                 let is_anthropic = path.ends_with("/messages");
-                let behaviour = if behaviour == "slow" {
-                    "harmless".to_string()
-                } else {
-                    behaviour
+                let behaviour = match behaviour.as_str() {
+                    "slow" | "unhurried" => "harmless".to_string(),
+                    _ => behaviour,
                 };
                 let (status, text) = reply(&behaviour, is_anthropic);
                 let _ = req.respond(
@@ -121,12 +129,14 @@ pub fn start() -> Server {
                                 .unwrap(),
                         ),
                 );
+                inflight.fetch_sub(1, Ordering::SeqCst);
             });
         }
     });
     Server {
         base: format!("http://127.0.0.1:{port}"),
         seen,
+        peak,
     }
 }
 
@@ -145,6 +155,12 @@ fn config(server: &Server, detectors: &[(&str, &str, &str)], extra: &str) -> Str
 }
 
 fn scan(c: &Canary, cfg: &str, input: &str) -> (i32, serde_json::Value) {
+    scan_with(c, cfg, &[input])
+}
+
+/// `canary --config CFG scan --format json ARGS...`, checking the key never
+/// reaches stdout or stderr.
+fn scan_with(c: &Canary, cfg: &str, args: &[&str]) -> (i32, serde_json::Value) {
     let cfg_path = c.write("canary.toml", cfg);
     let o = c
         .cmd()
@@ -155,8 +171,8 @@ fn scan(c: &Canary, cfg: &str, input: &str) -> (i32, serde_json::Value) {
             "scan",
             "--format",
             "json",
-            input,
         ])
+        .args(args)
         .output()
         .unwrap();
     assert!(
@@ -442,6 +458,129 @@ fn long_inputs_are_sliced_for_the_detector_budget() {
         calls >= 5,
         "9.6 KB in 2 KB slices needs several calls, got {calls}"
     );
+}
+
+/// A long text whose only suspicious part is an injected e-mail in the
+/// middle, with a marker at the start far from it.
+fn long_notes_with_an_injection(c: &Canary) -> std::path::PathBuf {
+    let notes = std::fs::read_to_string(fixture("text/meeting-notes.txt")).unwrap();
+    let email = std::fs::read_to_string(fixture("text/injected-email.txt")).unwrap();
+    c.write(
+        "long.txt",
+        &format!(
+            "ALPHA-MARKER\n{}{email}{}",
+            notes.repeat(10),
+            notes.repeat(10)
+        ),
+    )
+}
+
+fn path(p: &std::path::Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// The cascade with thresholds set so the injected e-mail is uncertain
+/// (sent to detectors) rather than harmful, and the notes clear.
+fn cascade_config(server: &Server, extra_gate: &str) -> String {
+    config(
+        server,
+        &[
+            ("a", "openai", "harmless"),
+            ("b", "anthropic", "harmless"),
+            ("c", "openai", "harmless"),
+        ],
+        "",
+    )
+    .replace("mode = \"off\"", "mode = \"cascade\"")
+    .replace("[gate]\n", &format!("[gate]\n{extra_gate}"))
+        + "[precheck.thresholds.prompt-injection]\nharmful-at = 0.99999\nharmless-below = 0.1\n"
+}
+
+#[test]
+fn detectors_are_sent_only_what_the_precheck_could_not_clear() {
+    let s = start();
+    let c = Canary::new();
+    let long = long_notes_with_an_injection(&c);
+    let text = std::fs::read_to_string(&long).unwrap();
+    let (code, r) = scan_with(
+        &c,
+        &cascade_config(&s, ""),
+        &["--policy", "prompt-injection", path(&long)],
+    );
+    assert_eq!(code, 0, "{r:#}");
+    let p = &r["policies"][0];
+    assert_eq!(p["reason"], "quorum-harmless", "{r:#}");
+    let review = &p["review"];
+    assert_eq!(review["text_bytes"].as_u64().unwrap(), text.len() as u64);
+    let bytes = review["bytes"].as_u64().unwrap();
+    assert!(
+        bytes > 0 && bytes < text.len() as u64 / 4,
+        "the notes should clear, leaving the e-mail: {review}"
+    );
+    let seen = s.seen.lock().unwrap().clone();
+    assert_eq!(seen.len(), 3, "one call per detector");
+    for req in &seen {
+        let body = req.body.to_string();
+        assert!(
+            body.contains("New instructions for the assistant"),
+            "{body}"
+        );
+        assert!(!body.contains("ALPHA-MARKER"), "a cleared slice was sent");
+    }
+    assert_eq!(r["usage"]["detector_calls"], 3);
+}
+
+#[test]
+fn a_review_over_the_budget_sends_nothing_and_blocks() {
+    let s = start();
+    let c = Canary::new();
+    let long = long_notes_with_an_injection(&c);
+    let cfg = cascade_config(&s, "max-review-bytes = 100\n");
+    let (code, r) = scan_with(&c, &cfg, &["--policy", "prompt-injection", path(&long)]);
+    assert_eq!(code, 2, "{r:#}");
+    let p = &r["policies"][0];
+    assert_eq!(p["reason"], "inconclusive");
+    let withheld = p["review"]["withheld"].as_str().unwrap();
+    assert!(withheld.contains("max-review-bytes (100)"), "{withheld}");
+    assert_eq!(p["detectors"].as_array().unwrap().len(), 0);
+    assert!(s.seen.lock().unwrap().is_empty(), "a request was made");
+    assert_eq!(r["usage"]["detector_calls"], 0);
+}
+
+#[test]
+fn parallel_calls_judge_every_slice_once() {
+    let s = start();
+    let c = Canary::new();
+    // One detector: tiny_http serves at most four keep-alive connections at
+    // once, and four calls in flight open four.
+    let cfg = config(&s, &[("a", "openai", "unhurried")], "")
+        .replace("quorum = 2", "quorum = 1")
+        .replace(
+            "retries = 1",
+            "retries = 1\nmax-input-bytes = 2048\nparallel-calls = 4",
+        );
+    let lines: String = (0..400).map(|i| format!("note line {i:04}\n")).collect();
+    let long = c.write("long.txt", &lines);
+    let (code, r) = scan(&c, &cfg, long.to_str().unwrap());
+    assert_eq!(code, 0, "{r:#}");
+    assert_eq!(r["policies"].as_array().unwrap().len(), 1, "{r:#}");
+    // 6,000 bytes in 2,048-byte calls overlapping by 512: 4 calls.
+    assert_eq!(r["policies"][0]["detectors"][0]["calls"], 4);
+    let seen = s.seen.lock().unwrap().clone();
+    assert_eq!(seen.len(), 4);
+    // 300 ms a reply: the calls overlapped.
+    assert!(
+        s.peak.load(Ordering::SeqCst) >= 2,
+        "the calls ran one at a time"
+    );
+    // Whatever order they arrived in, the calls cover every line.
+    let sent: String = seen.iter().map(|q| q.body.to_string()).collect();
+    for i in 0..400 {
+        assert!(
+            sent.contains(&format!("note line {i:04}")),
+            "line {i} never sent"
+        );
+    }
 }
 
 #[test]
