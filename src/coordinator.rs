@@ -306,7 +306,8 @@ impl Coordinator {
             let request = match regions {
                 Some(r) => DetectorRequest::of_spans(&gate.policy, text, r),
                 None => DetectorRequest::new(&gate.policy, text),
-            };
+            }
+            .with_sections(&input.sections);
             let bytes = request.spans.iter().map(|s| s.end - s.start).sum();
             let mut review = ReviewReport {
                 regions: request.spans.len(),
@@ -728,7 +729,7 @@ mod tests {
         }
     }
 
-    /// Records the text it is handed and the text of every span it is
+    /// Records the text it is handed and the excerpt of every span it is
     /// asked to judge; votes harmless.
     #[derive(Default)]
     struct Recorder {
@@ -749,7 +750,7 @@ mod tests {
         fn vote<'a>(&'a self, request: &'a DetectorRequest) -> crate::detector::VoteFuture<'a> {
             self.texts.lock().unwrap().push(Arc::clone(&request.text));
             for s in &request.spans {
-                let t = request.text.str_within(s.start..s.end).into_owned();
+                let t = request.excerpt(*s).into_owned();
                 self.seen.lock().unwrap().push(t);
             }
             Box::pin(async {
@@ -797,15 +798,21 @@ mod tests {
             (2, 128, text.len())
         );
         assert_eq!(review.withheld, None);
-        // Three detectors, each shown the two odd slices and nothing else.
-        assert_eq!(seen, vec![odd.clone(); 6]);
+        // Three detectors, each shown the two odd slices and nothing else,
+        // each excerpt naming the file it starts inside.
+        let named = format!("[canary: this excerpt begins inside pkg/mod.py, at line 1]\n{odd}");
+        assert_eq!(seen, vec![named; 6]);
 
         // Block-only never lets a low score clear anything: the whole text.
         let mut block_only = Config::default();
         block_only.precheck.mode = PrecheckMode::BlockOnly;
         let (p, seen) = run(block_only, true, true);
         assert_eq!(p.review.unwrap().bytes, text.len());
-        assert_eq!(seen, vec![text.clone(); 3]);
+        assert_eq!(
+            seen,
+            vec![text.clone(); 3],
+            "from the file's start: no line"
+        );
 
         // Over the budget nothing is sent, and the input blocks.
         let mut tight = Config::default();

@@ -292,7 +292,7 @@ impl HttpDetector {
             .map(|span| {
                 let system = &system;
                 async move {
-                    let slice = request.text.str_within(span.start..span.end);
+                    let slice = request.excerpt(span);
                     self.judge(system, policy, &slice).await
                 }
             })

@@ -218,15 +218,26 @@ impl Input {
 
     /// Maps a byte offset of the rendered text to `path:line` (packages only).
     pub fn locate(&self, offset: usize) -> Option<String> {
-        let idx = self.sections.partition_point(|(start, _)| *start <= offset);
-        let (start, path) = self.sections.get(idx.checked_sub(1)?)?;
-        if *start > self.text.len() {
-            return None;
-        }
-        // Lines of the section before the offset, less the 3 header lines.
-        let line = self.text.count(*start..offset, b'\n');
-        Some(format!("{path}:{}", line.saturating_sub(2).max(1)))
+        locate_in(&self.sections, &self.text, offset).map(|(path, line)| format!("{path}:{line}"))
     }
+}
+
+/// The file of a rendered text holding `offset`, and the line of that file
+/// there: `sections` are the text's (start, path) file sections in order.
+/// `None` before the first section or past the text.
+pub fn locate_in<'a>(
+    sections: &'a [(usize, String)],
+    text: &Text,
+    offset: usize,
+) -> Option<(&'a str, usize)> {
+    let idx = sections.partition_point(|(start, _)| *start <= offset);
+    let (start, path) = sections.get(idx.checked_sub(1)?)?;
+    if *start > text.len() || offset > text.len() {
+        return None;
+    }
+    // Lines of the section before the offset, less the 3 header lines.
+    let line = text.count(*start..offset, b'\n');
+    Some((path, line.saturating_sub(2).max(1)))
 }
 
 fn decode_lossy(raw: &[u8], notes: &mut Vec<String>) -> String {
