@@ -798,6 +798,13 @@ pub fn render_package_mode(
     let r = render(old, new, mode);
     if let Some(b) = base {
         notes.push(format!("rendered as the change from {}", b.display()));
+        if r.text.is_empty() {
+            // Not a reason to allow: the rendering normalises line endings
+            // and replaces invalid UTF-8, so equal text is not equal bytes.
+            notes.push(
+                "no file differs between the two versions as rendered: the diff is empty".into(),
+            );
+        }
     }
     package_input(
         &source,

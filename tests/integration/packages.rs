@@ -371,6 +371,60 @@ fn render_output_matches_reviewed_snapshots() {
 }
 
 #[test]
+fn version_diffs_judge_the_change() {
+    let c = Canary::new();
+    let p = |rel: &str| fixture(rel).display().to_string();
+    let scan = |base: &str, new: &str| {
+        let o = c.run(&[
+            "scan",
+            "--local-only",
+            "--no-cache",
+            "--format",
+            "json",
+            "--base",
+            &p(base),
+            &p(new),
+        ]);
+        (code(&o), json(&o))
+    };
+    let notes = |r: &serde_json::Value| r["notes"].to_string();
+    // A release that adds an install hook to a harmless one.
+    let (code1, r) = scan(
+        "packages/malicious/tinyfmt-1.0.0.tar.gz",
+        "packages/malicious/tinyfmt-1.0.1.tar.gz",
+    );
+    assert_eq!(
+        (code1, &r["reason"]),
+        (1, &serde_json::json!("precheck-harmful"))
+    );
+    assert_eq!(r["input"]["kind"], "package-diff");
+    assert!(notes(&r).contains("rendered as the change from"), "{r:#}");
+    // An ordinary release.
+    let (code2, r) = scan(
+        "packages/benign/six-1.15.0.tar.gz",
+        "packages/benign/six-1.16.0.tar.gz",
+    );
+    assert_eq!(
+        (code2, &r["decision"]),
+        (0, &serde_json::json!("allow")),
+        "{r:#}"
+    );
+    assert!(!notes(&r).contains("diff is empty"));
+    // The same package twice: nothing to judge is said, and not taken as
+    // permission (equal rendered text is not equal bytes).
+    let (code3, r) = scan(
+        "packages/benign/six-1.16.0.tar.gz",
+        "packages/benign/six-1.16.0.tar.gz",
+    );
+    assert_eq!(
+        (code3, &r["decision"]),
+        (2, &serde_json::json!("block")),
+        "{r:#}"
+    );
+    assert!(notes(&r).contains("the diff is empty"), "{r:#}");
+}
+
+#[test]
 fn sarif_has_one_located_result_per_blocked_package() {
     let c = Canary::new();
     let corrupt = c.dir.path().join("corrupt.tar.gz");
