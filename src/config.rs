@@ -52,7 +52,8 @@ pub struct GateConfig {
     /// Deadline for all detector calls of one input and policy, in seconds.
     #[serde(default = "default_deadline")]
     pub deadline_secs: u64,
-    /// Detector calls in flight at once across a batch scan.
+    /// Detectors judging at once across a batch scan (each with up to its
+    /// `parallel-calls` calls in flight).
     #[serde(default = "default_concurrency")]
     pub concurrency: usize,
     /// Most bytes of one input put to the detectors under one policy. Under
