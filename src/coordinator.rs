@@ -271,7 +271,7 @@ impl Coordinator {
                         Some(c) if b == Band::Harmful => s = c,
                         _ => {
                             note = Some(format!(
-                                "harmful score {:.4} only on documentation or data; no slice holding code reaches harmful-at {:.4}: lowered to uncertain",
+                                "harmful score {:.4} only on documentation, data or test files; no slice holding code reaches harmful-at {:.4}: lowered to uncertain",
                                 s.score, t.harmful_at
                             ))
                         }
@@ -608,13 +608,28 @@ mod tests {
             .note
             .as_deref()
             .unwrap()
-            .contains("documentation or data"));
+            .contains("documentation, data or test files"));
         let p = run(false, &data);
         assert_eq!(
             (p.precheck.band, p.reason),
             (Band::Harmful, Reason::PrecheckHarmful)
         );
         assert!(p.precheck.note.is_none());
+        // In a test tree a sample of any other kind is data too (a parser's
+        // error case, a lexer's example); a test script stays code.
+        for (path, band) in [
+            ("tests/data/case.loader-error", Band::Uncertain),
+            ("tests/examplefiles/addon.toc", Band::Uncertain),
+            ("tests/data/case.py", Band::Harmful),
+            ("tests/run.sh", Band::Harmful),
+            ("pkg/case.loader-error", Band::Harmful),
+        ] {
+            let input = package(&[
+                ("setup.py", code.clone()),
+                (path, format!("{:-<57}PAYLOAD", "")),
+            ]);
+            assert_eq!(run(true, &input).precheck.band, band, "{path}");
+        }
         // A harmful slice holding code keeps the harmful band, and the report
         // points at it even when a data slice scores as high.
         let both = package(&[

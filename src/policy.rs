@@ -79,8 +79,8 @@ pub struct Policy {
     pub precheck_model: Option<String>,
     /// Harm under this policy is done by code. For a rendered package, a
     /// pre-check harmful band is kept only when a slice holding code reaches
-    /// it; a harmful score on documentation or data alone (test fixtures,
-    /// service JSON, numeric tables) is lowered to uncertain: still blocked
+    /// it; a harmful score on documentation or data alone (test fixtures
+    /// and samples, service JSON, numeric tables) is lowered to uncertain: still blocked
     /// unless detectors clear it by quorum. Never lowers anything to harmless.
     pub harmful_needs_code: bool,
     pub protocol: Protocol,

@@ -185,7 +185,7 @@ impl Input {
 
     /// Whether `span` of the text may hold code: true for plain inputs (no
     /// sections) and for any span that touches a section whose file is not
-    /// documentation or data ([`render::is_inert`]).
+    /// documentation, data or a test sample ([`render::is_inert`]).
     pub fn span_holds_code(&self, span: crate::report::Span) -> bool {
         if self.sections.is_empty() {
             return true;

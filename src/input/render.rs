@@ -260,15 +260,20 @@ fn rank(path: &str) -> u8 {
 }
 
 /// Documentation and data: files that installing, importing or building a
-/// package never runs (prose, licences, tables, fixtures, service JSON). Code,
-/// configuration, scripts, binaries and anything unrecognised are not inert,
-/// so the list can only err towards treating a file as code.
+/// package never runs (prose, licences, tables, fixtures, service JSON, and
+/// whatever lies in a test tree that is not Python, JavaScript or a shell
+/// script: lexer samples, parser error cases). Code, configuration, scripts,
+/// binaries and anything unrecognised outside a test tree are not inert, so
+/// the list can only err towards treating a file as code.
 pub fn is_inert(path: &str) -> bool {
     match rank(path) {
         8 => return true,
         // Install-relevant files (package.json is JSON, and runs scripts) and code.
         0..=6 => return false,
         _ => {}
+    }
+    if in_test_tree(path) {
+        return true;
     }
     let (_, lower) = file_name(path);
     matches!(
@@ -290,6 +295,20 @@ pub fn is_inert(path: &str) -> bool {
             | "bib"
             | "rtf"
     )
+}
+
+/// Whether a directory of `path` is a test tree (`tests/`, `test/`,
+/// `testing/`, `testdata/`, `test_data/`). Only called for files [`rank`]
+/// did not find install-relevant or code: a test tree's `.py`, `.js` and
+/// shell scripts stay code, since a setup script can import or run them.
+fn in_test_tree(path: &str) -> bool {
+    let mut dirs = path.split('/').rev().skip(1);
+    dirs.any(|d| {
+        matches!(
+            d.to_ascii_lowercase().as_str(),
+            "tests" | "test" | "testing" | "testdata" | "test_data"
+        )
+    })
 }
 
 /// File order: install relevance, then depth; ties go by path.
@@ -925,6 +944,11 @@ mod tests {
             "pkg/data/service-2.json",
             "tests/examplefiles/x.output",
             "scipy/stats/tests/data/SmLs03.dat",
+            // Test trees: samples and error cases whatever their extension.
+            "tests/legacy_tests/data/invalid-utf8-byte.loader-error",
+            "tests/examplefiles/wowtoc/files.toc",
+            "pkg/Test/data/sample.c",
+            "testdata/blob",
         ] {
             assert!(is_inert(p), "{p}");
         }
@@ -943,6 +967,14 @@ mod tests {
             "bin/run",
             "pkg/payload.txt.py",
             "config.yaml",
+            // A test tree's code stays code; only whole directory names count.
+            "tests/__init__.py",
+            "tests/run_all.sh",
+            "test/helper.js",
+            "tests/examplefiles/x.py",
+            "testsuite/x.toc",
+            "contests/x.toc",
+            "pkg/tests",
         ] {
             assert!(!is_inert(p), "{p}");
         }

@@ -115,7 +115,7 @@ pub struct PrecheckReport {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub location: Option<String>,
     /// Why the band differs from what the score alone gives (a policy with
-    /// `harmful-needs-code` lowered a harmful score on docs or data).
+    /// `harmful-needs-code` lowered a harmful score on docs, data or test files).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }
