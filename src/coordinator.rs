@@ -241,6 +241,28 @@ impl Coordinator {
 
     fn scan_policy(&self, gate: &PolicyGate, input: &Input) -> PolicyReport {
         let mode = self.config.precheck.mode;
+        if let Some(why) = &input.unjudgeable {
+            // No band and no vote: the one decision rule makes it inconclusive.
+            let reason = decide(mode, None, &[], self.config.gate.quorum);
+            return PolicyReport {
+                id: gate.policy.id.clone(),
+                decision: reason.decision(),
+                reason,
+                precheck: PrecheckReport {
+                    note: Some(why.clone()),
+                    ..PrecheckReport::none()
+                },
+                review: None,
+                quorum: QuorumReport {
+                    required: self.config.gate.quorum,
+                    harmful: 0,
+                    harmless: 0,
+                    failed: 0,
+                    skipped: 0,
+                },
+                detectors: Vec::new(),
+            };
+        }
         // What the detectors judge: the whole text, unless the cascade
         // cleared slices of it.
         let mut regions = None;
@@ -852,6 +874,47 @@ mod tests {
         assert_eq!(p.review.unwrap().withheld, None);
         assert_eq!(p.quorum.skipped, 3);
         assert_eq!(p.reason, Reason::Inconclusive);
+    }
+
+    #[test]
+    fn an_unjudgeable_input_is_inconclusive_without_asking_anyone() {
+        let odd = format!("{:-<61}ODD", "");
+        let mut input = package(&[("pkg/mod.py", format!("{}{odd}", "c".repeat(64)))]);
+        let run = |input: &Input| {
+            let d = Arc::new(Recorder {
+                local: true,
+                ..Default::default()
+            });
+            let c = Coordinator::new(
+                Config::default(),
+                vec![PolicyGate {
+                    policy: Policy::builtin("malicious-package").unwrap(),
+                    precheck: Some(Arc::new(Levels) as Arc<dyn Precheck>),
+                }],
+                vec![d.clone() as Arc<dyn Detector>, d.clone(), d.clone()],
+                true,
+            )
+            .unwrap();
+            let r = c.scan(input, &["malicious-package".to_string()]);
+            let asked = d.texts.lock().unwrap().len();
+            (r, asked)
+        };
+        // Judged: uncertain, and three harmless votes allow it.
+        let (r, asked) = run(&input);
+        assert_eq!((r.reason, asked), (Reason::QuorumHarmless, 3));
+        // Marked unjudgeable (an empty version diff): blocked, with the
+        // reason, and neither the pre-check nor a detector was asked.
+        input.unjudgeable = Some("the diff is empty".into());
+        let (r, asked) = run(&input);
+        assert_eq!(
+            (r.decision, r.reason, asked),
+            (Decision::Block, Reason::Inconclusive, 0)
+        );
+        let p = &r.policies[0];
+        assert_eq!(p.reason, Reason::Inconclusive);
+        assert_eq!((p.precheck.score, p.review.clone()), (None, None));
+        assert_eq!(p.precheck.note.as_deref(), Some("the diff is empty"));
+        assert!(p.detectors.is_empty());
     }
 
     #[test]

@@ -65,6 +65,10 @@ pub struct Input {
     pub notes: Vec<String>,
     /// Set when the input could not be read or rendered: the input is blocked.
     pub error: Option<String>,
+    /// Set when the input was read but holds nothing a policy could judge (a
+    /// version diff that renders empty): every policy reports it inconclusive
+    /// with this reason, without a pre-check score or a detector call.
+    pub unjudgeable: Option<String>,
     /// For rendered packages: byte offset of each file section and its path.
     pub sections: Vec<(usize, String)>,
 }
@@ -108,6 +112,7 @@ impl Input {
             text: Arc::new(Text::from(text)),
             notes,
             error,
+            unjudgeable: None,
             sections: Vec::new(),
         }
     }
@@ -122,6 +127,7 @@ impl Input {
             text: Default::default(),
             notes: Vec::new(),
             error: Some(error),
+            unjudgeable: None,
             sections: Vec::new(),
         }
     }

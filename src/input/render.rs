@@ -748,6 +748,7 @@ fn package_input(
         text: std::sync::Arc::new(text),
         notes,
         error,
+        unjudgeable: None,
         sections,
     }
 }
@@ -815,24 +816,27 @@ pub fn render_package_mode(
         );
     }
     let r = render(old, new, mode);
+    let empty = base.is_some() && r.text.is_empty();
     if let Some(b) = base {
         notes.push(format!("rendered as the change from {}", b.display()));
-        if r.text.is_empty() {
-            // Not a reason to allow: the rendering normalises line endings
-            // and replaces invalid UTF-8, so equal text is not equal bytes.
-            notes.push(
-                "no file differs between the two versions as rendered: the diff is empty".into(),
-            );
-        }
     }
-    package_input(
+    let mut input = package_input(
         &source,
         kind,
         &sha,
         bytes,
         notes,
         Ok((r.text.into(), r.sections)),
-    )
+    );
+    if empty {
+        // Not a reason to allow: rendering normalises line endings, replaces
+        // invalid UTF-8 and shows neither file modes nor skipped members, so
+        // equal text is not equal packages; and nothing is left to judge.
+        input.unjudgeable = Some(
+            "no file differs between the two versions as rendered: the diff is empty, so there is nothing to judge (line endings, invalid UTF-8, file modes and skipped members are not rendered); compare the artifacts' sha256, or scan the new version without --base".into(),
+        );
+    }
+    input
 }
 
 #[cfg(test)]

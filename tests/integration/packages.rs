@@ -409,9 +409,10 @@ fn version_diffs_judge_the_change() {
         (0, &serde_json::json!("allow")),
         "{r:#}"
     );
-    assert!(!notes(&r).contains("diff is empty"));
-    // The same package twice: nothing to judge is said, and not taken as
-    // permission (equal rendered text is not equal bytes).
+    assert!(!r.to_string().contains("diff is empty"));
+    // The same package twice: nothing to judge, said, and not taken as
+    // permission (equal rendered text is not equal bytes), whatever the
+    // model would make of an empty text.
     let (code3, r) = scan(
         "packages/benign/six-1.16.0.tar.gz",
         "packages/benign/six-1.16.0.tar.gz",
@@ -421,7 +422,16 @@ fn version_diffs_judge_the_change() {
         (2, &serde_json::json!("block")),
         "{r:#}"
     );
-    assert!(notes(&r).contains("the diff is empty"), "{r:#}");
+    let p = &r["policies"][0];
+    assert_eq!(p["reason"], "inconclusive", "{r:#}");
+    assert!(
+        p["precheck"]["note"]
+            .as_str()
+            .unwrap()
+            .contains("the diff is empty, so there is nothing to judge"),
+        "{r:#}"
+    );
+    assert!(p["precheck"]["score"].is_null(), "{r:#}");
 }
 
 #[test]
