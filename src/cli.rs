@@ -312,14 +312,19 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
         if std::fs::symlink_metadata(p).is_err() {
             bail!(input::InputError::NotFound(p.clone()));
         }
-        if p.is_dir() && crate::input::render::is_collection_dir(p) {
-            let mut entries: Vec<PathBuf> = std::fs::read_dir(p)
-                .with_context(|| format!("reading directory {}", p.display()))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|e| crate::input::archive::ArchiveFormat::from_path(e).is_some())
-                .collect();
-            entries.sort();
-            pending.extend(entries);
+        // A folder named on the command line is read even through a link
+        // (the user named it); links inside it are listed, not followed.
+        let collection = if p.is_dir() {
+            input::collection::collect(p)
+        } else {
+            None
+        };
+        if let Some(c) = collection {
+            // Said whatever --quiet: a gate must not pass over files unseen.
+            if let Some(line) = c.skipped_line(p) {
+                eprintln!("canary: warning: {line}");
+            }
+            pending.extend(c.packages);
         } else {
             pending.push(p.clone());
         }

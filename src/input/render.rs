@@ -34,26 +34,6 @@ const LINE_CAP: usize = 2048;
 const FILE_CAP: usize = 16 * 1024;
 const SAMPLE_CAP: usize = 64 * 1024;
 
-/// A directory of archives to scan one by one, rather than an unpacked package.
-pub fn is_collection_dir(dir: &Path) -> bool {
-    let markers = [
-        "setup.py",
-        "setup.cfg",
-        "pyproject.toml",
-        "package.json",
-        "PKG-INFO",
-    ];
-    if markers.iter().any(|m| dir.join(m).exists()) {
-        return false;
-    }
-    std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.flatten()
-                .any(|e| ArchiveFormat::from_path(&e.path()).is_some())
-        })
-        .unwrap_or(false)
-}
-
 /// Reads a package from a path: archive (by name, or by content) or directory.
 /// Returns the raw bytes' hash and size with the package or the error.
 pub fn load_package(path: &Path, limits: &Limits) -> (String, u64, Result<Package, ArchiveError>) {

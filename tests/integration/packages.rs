@@ -278,6 +278,57 @@ fn folder_scan_gives_one_report_per_package_and_writes_nothing_beside_them() {
 }
 
 #[test]
+fn a_nested_folder_is_searched_and_what_is_not_scanned_is_said() {
+    let c = Canary::new();
+    let root = c.dir.path().join("mirror");
+    let deep = root.join("packages/ab/cd");
+    std::fs::create_dir_all(&deep).unwrap();
+    std::fs::copy(
+        fixture("packages/malicious/requestz-2.31.0.tar.gz"),
+        deep.join("requestz-2.31.0.tar.gz"),
+    )
+    .unwrap();
+    std::fs::copy(
+        fixture("packages/benign/left-pad-1.3.0.tgz"),
+        root.join("left-pad-1.3.0.tgz"),
+    )
+    .unwrap();
+    std::fs::write(root.join("index.html"), "<a href=...>").unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink("/etc", root.join("etc")).unwrap();
+    let o = c.run(&[
+        "scan",
+        "--local-only",
+        "--quiet",
+        "--no-cache",
+        "--format",
+        "jsonl",
+        root.to_str().unwrap(),
+    ]);
+    let reports = jsonl(&o);
+    let sources: Vec<&str> = reports
+        .iter()
+        .map(|r| r["input"]["source"].as_str().unwrap())
+        .collect();
+    assert_eq!(sources.len(), 2, "{sources:?}");
+    assert!(sources
+        .iter()
+        .any(|s| s.ends_with("packages/ab/cd/requestz-2.31.0.tar.gz")));
+    assert!(sources.iter().any(|s| s.ends_with("left-pad-1.3.0.tgz")));
+    // The malware three folders down was found and blocked.
+    assert_eq!(code(&o), 1, "{sources:?}");
+    let err = crate::stderr(&o);
+    assert!(err.contains("not scanned: "), "{err}");
+    assert!(
+        err.contains("index.html (not named as a package archive"),
+        "{err}"
+    );
+    if cfg!(unix) {
+        assert!(err.contains("etc (symbolic link, not followed)"), "{err}");
+    }
+}
+
+#[test]
 fn cache_reuses_settled_reports_and_ignores_tampered_entries() {
     let c = Canary::new();
     let p = fixture("packages/malicious/requestz-2.31.0.tar.gz");

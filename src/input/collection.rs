@@ -1,0 +1,265 @@
+//! Folders of packages: which paths under a folder are scanned, as what, and
+//! which are not and why.
+//!
+//! A registry mirror or a CI cache nests its archives (`packages/ab/cd/…`,
+//! `pkg/-/pkg-1.0.0.tgz`), so the whole tree is searched. This module must
+//! never follow a symbolic link, never read a file's contents (the readers
+//! do that, under their limits), and never pass over an entry in silence:
+//! everything it does not scan is listed in [`Collection::skipped`] with the
+//! reason, for the caller to show.
+
+use std::path::{Path, PathBuf};
+
+use super::archive::ArchiveFormat;
+
+/// How many levels of folders under the scanned one are searched.
+pub const MAX_DEPTH: usize = 16;
+
+/// Files whose presence at a folder's top makes it one unpacked package.
+const MANIFESTS: [&str; 5] = [
+    "setup.py",
+    "setup.cfg",
+    "pyproject.toml",
+    "package.json",
+    "PKG-INFO",
+];
+
+/// The packages found under a folder, in path order, and what was not scanned.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Collection {
+    /// Archives (by name) and unpacked package folders.
+    pub packages: Vec<PathBuf>,
+    pub skipped: Vec<Skipped>,
+}
+
+/// An entry of a folder that is not scanned.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Skipped {
+    pub path: PathBuf,
+    pub why: String,
+}
+
+/// Whether `dir` is one unpacked package: a package manifest, or a wheel's
+/// `*.dist-info` / an sdist's `*.egg-info` folder, at its top.
+pub fn is_package_dir(dir: &Path) -> bool {
+    if MANIFESTS.iter().any(|m| dir.join(m).exists()) {
+        return true;
+    }
+    std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.flatten().any(|e| {
+                let name = e.file_name().to_string_lossy().to_ascii_lowercase();
+                (name.ends_with(".dist-info") || name.ends_with(".egg-info"))
+                    && e.file_type().is_ok_and(|t| t.is_dir())
+            })
+        })
+        .unwrap_or(false)
+}
+
+/// The packages in `dir`'s tree when `dir` is a folder of packages: `None`
+/// when it is itself an unpacked package, or holds none (then it is read as
+/// one unpacked package, which is what it most likely is).
+pub fn collect(dir: &Path) -> Option<Collection> {
+    if is_package_dir(dir) {
+        return None;
+    }
+    let mut c = Collection::default();
+    walk(dir, 0, &mut c);
+    (!c.packages.is_empty()).then_some(c)
+}
+
+/// `depth`: how many levels `dir` is below the scanned folder.
+fn walk(dir: &Path, depth: usize, c: &mut Collection) {
+    let mut entries = match std::fs::read_dir(dir) {
+        Ok(rd) => rd.collect::<Vec<_>>(),
+        Err(e) => {
+            c.skipped.push(Skipped {
+                path: dir.to_path_buf(),
+                why: format!("cannot be read: {e}"),
+            });
+            return;
+        }
+    };
+    entries.sort_by_key(|e| e.as_ref().ok().map(|e| e.path()));
+    for entry in entries {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                c.skipped.push(Skipped {
+                    path: dir.to_path_buf(),
+                    why: format!("an entry cannot be read: {e}"),
+                });
+                continue;
+            }
+        };
+        let path = entry.path();
+        let skip = |why: &str| Skipped {
+            path: path.clone(),
+            why: why.to_string(),
+        };
+        // DirEntry::file_type does not follow links.
+        match entry.file_type() {
+            Err(e) => c.skipped.push(skip(&format!("cannot be read: {e}"))),
+            Ok(t) if t.is_symlink() => c.skipped.push(skip("symbolic link, not followed")),
+            Ok(t) if t.is_dir() => {
+                if is_package_dir(&path) {
+                    c.packages.push(path);
+                } else if depth < MAX_DEPTH {
+                    walk(&path, depth + 1, c);
+                } else {
+                    c.skipped.push(skip(&format!(
+                        "folder more than {MAX_DEPTH} levels deep, not searched"
+                    )));
+                }
+            }
+            Ok(t) if t.is_file() => {
+                if ArchiveFormat::from_path(&path).is_some() {
+                    c.packages.push(path);
+                } else {
+                    c.skipped.push(skip(
+                        "not named as a package archive: .tgz, .tar.gz, .tar.bz2, .tar, .zip or .whl",
+                    ));
+                }
+            }
+            Ok(_) => c.skipped.push(skip("not a regular file")),
+        }
+    }
+}
+
+impl Collection {
+    /// One line naming what was not scanned (the first few entries, then a
+    /// count), or `None` when everything was.
+    pub fn skipped_line(&self, dir: &Path) -> Option<String> {
+        const SHOWN: usize = 5;
+        if self.skipped.is_empty() {
+            return None;
+        }
+        let names: Vec<String> = self
+            .skipped
+            .iter()
+            .take(SHOWN)
+            .map(|s| {
+                let rel = s.path.strip_prefix(dir).unwrap_or(&s.path);
+                format!("{} ({})", rel.display(), s.why)
+            })
+            .collect();
+        let more = self.skipped.len().saturating_sub(SHOWN);
+        Some(format!(
+            "{}: {} entr{} not scanned: {}{}",
+            dir.display(),
+            self.skipped.len(),
+            if self.skipped.len() == 1 { "y" } else { "ies" },
+            names.join("; "),
+            if more > 0 {
+                format!("; and {more} more")
+            } else {
+                String::new()
+            }
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn touch(p: &Path) {
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, b"x").unwrap();
+    }
+
+    #[test]
+    fn a_mirror_tree_is_searched_and_every_other_entry_named() {
+        let t = tempfile::tempdir().unwrap();
+        let d = t.path();
+        touch(&d.join("top-1.0.tgz"));
+        touch(&d.join("packages/ab/cd/deep-2.0.tar.gz"));
+        touch(&d.join("packages/ab/wheel-1.0-py3-none-any.whl"));
+        touch(&d.join("README.txt"));
+        touch(&d.join("unpacked-1.0/setup.py"));
+        // An unpacked package's own archives are its members, not packages.
+        touch(&d.join("unpacked-1.0/tests/data/fixture.tar.gz"));
+        touch(&d.join("wheelish/pkg-1.0.dist-info/METADATA"));
+        #[cfg(unix)]
+        std::os::unix::fs::symlink("/etc", d.join("etc-link")).unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(d.join("top-1.0.tgz"), d.join("alias.tgz")).unwrap();
+        let c = collect(d).unwrap();
+        let rel: Vec<_> = c
+            .packages
+            .iter()
+            .map(|p| p.strip_prefix(d).unwrap().to_string_lossy().to_string())
+            .collect();
+        assert_eq!(
+            rel,
+            [
+                "packages/ab/cd/deep-2.0.tar.gz",
+                "packages/ab/wheel-1.0-py3-none-any.whl",
+                "top-1.0.tgz",
+                "unpacked-1.0",
+                "wheelish",
+            ]
+        );
+        let skipped: Vec<_> = c
+            .skipped
+            .iter()
+            .map(|s| {
+                (
+                    s.path
+                        .strip_prefix(d)
+                        .unwrap()
+                        .to_string_lossy()
+                        .to_string(),
+                    s.why.split([' ', ',']).next().unwrap().to_string(),
+                )
+            })
+            .collect();
+        // Byte order of paths: upper case first.
+        let mut want = vec![("README.txt".to_string(), "not".to_string())];
+        if cfg!(unix) {
+            want.push(("alias.tgz".into(), "symbolic".into()));
+            want.push(("etc-link".into(), "symbolic".into()));
+        }
+        assert_eq!(skipped, want);
+        let line = c.skipped_line(d).unwrap();
+        assert!(
+            line.contains("README.txt (not named as a package archive"),
+            "{line}"
+        );
+    }
+
+    #[test]
+    fn a_package_or_a_folder_without_archives_is_not_a_collection() {
+        let t = tempfile::tempdir().unwrap();
+        let d = t.path();
+        touch(&d.join("pkg/__init__.py"));
+        assert_eq!(collect(d), None, "no archive: one unpacked package");
+        touch(&d.join("vendor/dep-1.0.tgz"));
+        assert!(collect(d).is_some());
+        touch(&d.join("PKG-INFO"));
+        assert_eq!(collect(d), None, "a manifest at the top: one package");
+    }
+
+    #[test]
+    fn the_search_stops_at_its_depth_and_says_so() {
+        let t = tempfile::tempdir().unwrap();
+        let mut edge = t.path().to_path_buf();
+        for i in 0..MAX_DEPTH {
+            edge.push(format!("e{i}"));
+        }
+        touch(&edge.join("edge-1.0.tgz"));
+        let mut deep = t.path().to_path_buf();
+        for i in 0..=MAX_DEPTH {
+            deep.push(format!("d{i}"));
+        }
+        touch(&deep.join("lost-1.0.tgz"));
+        touch(&t.path().join("found-1.0.tgz"));
+        let c = collect(t.path()).unwrap();
+        assert_eq!(
+            c.packages,
+            [edge.join("edge-1.0.tgz"), t.path().join("found-1.0.tgz")]
+        );
+        assert_eq!(c.skipped.len(), 1);
+        assert!(c.skipped[0].why.contains("levels deep"), "{:?}", c.skipped);
+    }
+}
