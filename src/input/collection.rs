@@ -80,7 +80,7 @@ fn walk(dir: &Path, depth: usize, c: &mut Collection) {
             return;
         }
     };
-    entries.sort_by_key(|e| e.as_ref().ok().map(|e| e.path()));
+    entries.sort_by_cached_key(|e| e.as_ref().ok().map(|e| e.path()));
     for entry in entries {
         let entry = match entry {
             Ok(e) => e,

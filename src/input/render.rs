@@ -778,15 +778,17 @@ pub fn render_package_mode(
         Err(e) => return fail(format!("{source}: {e}"), Vec::new()),
     };
     let mut notes = new.notes.clone();
+    let mut base_sha = None;
     let old = match base {
         None => None,
-        Some(b) => match load_package(b, limits).2 {
-            Ok(p) => {
+        Some(b) => match load_package(b, limits) {
+            (s, _, Ok(p)) => {
+                base_sha = Some(s);
                 let p = normalise(p);
                 notes.extend(p.notes.iter().map(|n| format!("base: {n}")));
                 Some(p)
             }
-            Err(e) => return fail(format!("{} (base): {e}", b.display()), notes),
+            (_, _, Err(e)) => return fail(format!("{} (base): {e}", b.display()), notes),
         },
     };
     if new.members.is_empty() {
@@ -812,9 +814,16 @@ pub fn render_package_mode(
         // Not a reason to allow: rendering normalises line endings, replaces
         // invalid UTF-8 and shows neither file modes nor skipped members, so
         // equal text is not equal packages; and nothing is left to judge.
-        input.unjudgeable = Some(
-            "no file differs between the two versions as rendered: the diff is empty, so there is nothing to judge (line endings, invalid UTF-8, file modes and skipped members are not rendered); compare the artifacts' sha256, or scan the new version without --base".into(),
-        );
+        // A directory's sha256 covers its regular files only, so only two
+        // artifacts with one hash are known to be the very same bytes.
+        let same_file = !path.is_dir()
+            && base.is_some_and(|b| !b.is_dir())
+            && base_sha.as_deref() == Some(sha.as_str());
+        input.unjudgeable = Some(if same_file {
+            "the two versions are the same file (equal sha256): the diff is empty, so there is nothing to judge; scan the package without --base".into()
+        } else {
+            "no file differs between the two versions as rendered: the diff is empty, so there is nothing to judge (line endings, invalid UTF-8, file modes and skipped members are not rendered, and the artifacts' sha256 differ); scan the new version without --base".into()
+        });
     }
     input
 }
@@ -1018,6 +1027,49 @@ mod tests {
         }
         b.into_inner().unwrap().finish().unwrap();
         path
+    }
+
+    #[test]
+    fn an_empty_diff_says_whether_the_artifacts_are_the_same_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = vec![("pkg-1.0/setup.py".to_string(), b"x = 1\n".to_vec())];
+        let a = tar_gz(dir.path(), "a.tar.gz", &files);
+        // The same member plus a symlink, which is skipped and not rendered:
+        // different bytes, the same text.
+        let b = dir.path().join("b.tar.gz");
+        {
+            let gz = flate2::write::GzEncoder::new(
+                std::fs::File::create(&b).unwrap(),
+                flate2::Compression::fast(),
+            );
+            let mut t = tar::Builder::new(gz);
+            let mut h = tar::Header::new_gnu();
+            h.set_size(6);
+            h.set_mode(0o644);
+            h.set_cksum();
+            t.append_data(&mut h, "pkg-1.0/setup.py", &b"x = 1\n"[..])
+                .unwrap();
+            let mut l = tar::Header::new_gnu();
+            l.set_entry_type(tar::EntryType::Symlink);
+            l.set_size(0);
+            t.append_link(&mut l, "pkg-1.0/link", "setup.py").unwrap();
+            t.into_inner().unwrap().finish().unwrap();
+        }
+        let limits = Limits::default();
+        let same = render_package(Some(&a), &a, &limits);
+        let why = same.unjudgeable.expect("same file: unjudgeable");
+        assert!(why.contains("the same file (equal sha256)"), "{why}");
+        let differ = render_package(Some(&a), &b, &limits);
+        assert!(differ.error.is_none(), "{:?}", differ.error);
+        let why = differ.unjudgeable.expect("same text: unjudgeable");
+        assert!(why.contains("the artifacts' sha256 differ"), "{why}");
+        // A real change is judged.
+        let c = tar_gz(
+            dir.path(),
+            "c.tar.gz",
+            &[("pkg-1.0/setup.py".to_string(), b"x = 2\n".to_vec())],
+        );
+        assert!(render_package(Some(&a), &c, &limits).unjudgeable.is_none());
     }
 
     #[test]

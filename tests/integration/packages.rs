@@ -479,7 +479,7 @@ fn version_diffs_judge_the_change() {
         p["precheck"]["note"]
             .as_str()
             .unwrap()
-            .contains("the diff is empty, so there is nothing to judge"),
+            .contains("the two versions are the same file (equal sha256): the diff is empty, so there is nothing to judge"),
         "{r:#}"
     );
     assert!(p["precheck"]["score"].is_null(), "{r:#}");
