@@ -12,6 +12,7 @@ downloaded, never unpacked, built or installed: Canary reads them as bytes.
 Standard library only.
 """
 import hashlib
+import html.parser
 import json
 import os
 import sys
@@ -22,6 +23,33 @@ import urllib.request
 def get_json(url):
     with urllib.request.urlopen(url, timeout=60) as r:
         return json.load(r)
+
+
+class Links(html.parser.HTMLParser):
+    """The file links of a PEP 503 simple-index page."""
+
+    def __init__(self):
+        super().__init__()
+        self.hrefs = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "a":
+            self.hrefs += [v for k, v in attrs if k == "href" and v]
+
+
+def locked_url(name, filename):
+    """Where the simple index serves `filename`. The simple index, not the
+    versioned JSON API: mirrors that serve only a project's latest JSON
+    document still list every file there."""
+    index = f"https://pypi.org/simple/{name}/"
+    with urllib.request.urlopen(index, timeout=60) as r:
+        page = Links()
+        page.feed(r.read().decode("utf-8", "replace"))
+    for href in page.hrefs:
+        url = urllib.parse.urljoin(index, href)
+        if urllib.parse.unquote(urllib.parse.urlsplit(url).path).endswith("/" + filename):
+            return url.split("#")[0]
+    raise LookupError(f"{filename} is not on {index}")
 
 
 def main():
@@ -41,31 +69,35 @@ def main():
     for name in names:
         try:
             if name in locked:
-                v, f, s = locked[name]
-                meta_url = f"https://pypi.org/pypi/{name}/{v}/json"
+                version, filename, want = locked[name]
+                path = os.path.join(dest, filename)
+                url = None if os.path.exists(path) else locked_url(name, filename)
             else:
                 meta_url = f"https://pypi.org/pypi/{name}/json"
-            meta = get_json(meta_url)
-            sdists = [u for u in meta["urls"] if u["packagetype"] == "sdist"]
-            if not sdists:
-                print(f"skip {name}: no sdist", file=sys.stderr)
-                continue
-            u = sdists[0]
-            version = meta["info"]["version"]
-            path = os.path.join(dest, u["filename"])
-            if not os.path.exists(path):
+                meta = get_json(meta_url)
+                sdists = [u for u in meta["urls"] if u["packagetype"] == "sdist"]
+                if not sdists:
+                    print(f"skip {name}: no sdist", file=sys.stderr)
+                    continue
+                u = sdists[0]
+                version, filename, want = (
+                    meta["info"]["version"],
+                    u["filename"],
+                    u["digests"]["sha256"],
+                )
+                path = os.path.join(dest, filename)
                 # Some mirrors answer with URLs relative to the JSON document.
                 url = urllib.parse.urljoin(meta_url, u["url"])
+            if not os.path.exists(path):
                 with urllib.request.urlopen(url, timeout=300) as r:
                     data = r.read()
                 with open(path, "wb") as fh:
                     fh.write(data)
             sha = hashlib.sha256(open(path, "rb").read()).hexdigest()
-            want = locked.get(name, (None, None, u["digests"]["sha256"]))[2]
             if sha != want:
                 os.remove(path)
                 sys.exit(f"{name}: sha256 {sha} does not match {want}")
-            out.append(f"{name} {version} {u['filename']} {sha}")
+            out.append(f"{name} {version} {filename} {sha}")
             print(f"ok {name} {version}", file=sys.stderr)
         except Exception as e:  # a missing project is reported, not fatal
             print(f"skip {name}: {e}", file=sys.stderr)
