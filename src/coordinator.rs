@@ -243,25 +243,11 @@ impl Coordinator {
         let mode = self.config.precheck.mode;
         if let Some(why) = &input.unjudgeable {
             // No band and no vote: the one decision rule makes it inconclusive.
-            let reason = decide(mode, None, &[], self.config.gate.quorum);
-            return PolicyReport {
-                id: gate.policy.id.clone(),
-                decision: reason.decision(),
-                reason,
-                precheck: PrecheckReport {
-                    note: Some(why.clone()),
-                    ..PrecheckReport::none()
-                },
-                review: None,
-                quorum: QuorumReport {
-                    required: self.config.gate.quorum,
-                    harmful: 0,
-                    harmless: 0,
-                    failed: 0,
-                    skipped: 0,
-                },
-                detectors: Vec::new(),
+            let precheck = PrecheckReport {
+                note: Some(why.clone()),
+                ..PrecheckReport::none()
             };
+            return self.policy_report(gate, None, precheck, None, Vec::new());
         }
         // What the detectors judge: the whole text, unless the cascade
         // cleared slices of it.
@@ -358,9 +344,22 @@ impl Coordinator {
         } else {
             (None, Vec::new())
         };
+        self.policy_report(gate, band, precheck, review, detectors)
+    }
+
+    /// The policy's report: its reason decided from the pre-check band and
+    /// the detectors' votes, with the quorum counted.
+    fn policy_report(
+        &self,
+        gate: &PolicyGate,
+        band: Option<Band>,
+        precheck: PrecheckReport,
+        review: Option<ReviewReport>,
+        detectors: Vec<DetectorReport>,
+    ) -> PolicyReport {
         let votes: Vec<Vote> = detectors.iter().map(|d| d.vote).collect();
         let quorum = self.config.gate.quorum;
-        let reason = decide(mode, band, &votes, quorum);
+        let reason = decide(self.config.precheck.mode, band, &votes, quorum);
         PolicyReport {
             id: gate.policy.id.clone(),
             decision: reason.decision(),
@@ -601,6 +600,25 @@ mod tests {
         input
     }
 
+    /// A coordinator for the malicious-package policy with the [`Levels`]
+    /// pre-check and the given detectors.
+    fn levels_coordinator(
+        config: Config,
+        detectors: Vec<Arc<dyn Detector>>,
+        local_only: bool,
+    ) -> Coordinator {
+        Coordinator::new(
+            config,
+            vec![PolicyGate {
+                policy: Policy::builtin("malicious-package").unwrap(),
+                precheck: Some(Arc::new(Levels) as Arc<dyn Precheck>),
+            }],
+            detectors,
+            local_only,
+        )
+        .unwrap()
+    }
+
     #[test]
     fn harmful_needs_code_lowers_a_harmful_score_on_data_alone() {
         let gate = |needs_code: bool| {
@@ -676,16 +694,11 @@ mod tests {
             local: true,
             ..Default::default()
         });
-        let c = Coordinator::new(
+        let c = levels_coordinator(
             Config::default(),
-            vec![PolicyGate {
-                policy: Policy::builtin("malicious-package").unwrap(),
-                precheck: Some(Arc::new(Levels) as Arc<dyn Precheck>),
-            }],
             vec![d.clone() as Arc<dyn Detector>],
             true,
-        )
-        .unwrap();
+        );
         let r = c.scan(&input, &["malicious-package".to_string()]);
         // Levels scores "ODD" 0.5: uncertain, so the detector is asked.
         assert_eq!(r.policies[0].detectors.len(), 1);
@@ -813,16 +826,11 @@ mod tests {
                 local,
                 ..Default::default()
             });
-            let c = Coordinator::new(
+            let c = levels_coordinator(
                 config,
-                vec![PolicyGate {
-                    policy: Policy::builtin("malicious-package").unwrap(),
-                    precheck: Some(Arc::new(Levels) as Arc<dyn Precheck>),
-                }],
                 vec![d.clone() as Arc<dyn Detector>, d.clone(), d.clone()],
                 local_only,
-            )
-            .unwrap();
+            );
             let p = c.scan(&input, &["malicious-package".to_string()]).policies[0].clone();
             let seen = d.seen.lock().unwrap().clone();
             (p, seen)
@@ -885,16 +893,11 @@ mod tests {
                 local: true,
                 ..Default::default()
             });
-            let c = Coordinator::new(
+            let c = levels_coordinator(
                 Config::default(),
-                vec![PolicyGate {
-                    policy: Policy::builtin("malicious-package").unwrap(),
-                    precheck: Some(Arc::new(Levels) as Arc<dyn Precheck>),
-                }],
                 vec![d.clone() as Arc<dyn Detector>, d.clone(), d.clone()],
                 true,
-            )
-            .unwrap();
+            );
             let r = c.scan(input, &["malicious-package".to_string()]);
             let asked = d.texts.lock().unwrap().len();
             (r, asked)
@@ -919,16 +922,7 @@ mod tests {
 
     #[test]
     fn a_cleared_or_harmful_input_has_no_review() {
-        let c = Coordinator::new(
-            Config::default(),
-            vec![PolicyGate {
-                policy: Policy::builtin("malicious-package").unwrap(),
-                precheck: Some(Arc::new(Levels) as Arc<dyn Precheck>),
-            }],
-            vec![],
-            true,
-        )
-        .unwrap();
+        let c = levels_coordinator(Config::default(), vec![], true);
         for (body, reason) in [
             ("c".repeat(200), Reason::PrecheckHarmless),
             (
