@@ -305,6 +305,8 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
     let limits = config.limits;
     let mut inputs: Vec<Input> = Vec::new();
     let mut pending: Vec<PathBuf> = Vec::new();
+    // Entries of a package folder that may hold a package but were not read.
+    let mut unread: Vec<Input> = Vec::new();
     for p in &args.paths {
         if p.as_os_str() == "-" {
             continue;
@@ -324,6 +326,16 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
             if let Some(line) = c.skipped_line(p) {
                 eprintln!("canary: warning: {line}");
             }
+            unread.extend(c.unread().map(|s| {
+                let source = s.path.display().to_string();
+                Input::unread(
+                    &source,
+                    format!(
+                        "{source} was not scanned: {}; what it holds was never judged",
+                        s.why
+                    ),
+                )
+            }));
             pending.extend(c.packages);
         } else {
             pending.push(p.clone());
@@ -340,7 +352,7 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
     if let Some(batch) = &args.batch {
         inputs.extend(input::read_batch(batch)?);
     }
-    if pending.is_empty() && inputs.is_empty() {
+    if pending.is_empty() && inputs.is_empty() && unread.is_empty() {
         bail!("no inputs found in {:?}", args.paths);
     }
 
@@ -398,7 +410,7 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
         }
     };
     let out = Mutex::new(Output::new(format));
-    let total = (pending.len() + inputs.len()) as u64;
+    let total = (pending.len() + inputs.len() + unread.len()) as u64;
     let bar = if args.quiet || !std::io::stderr().is_terminal() || total < 2 {
         indicatif::ProgressBar::hidden()
     } else {
@@ -425,6 +437,10 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
         let r = coord.scan(inp, &policies_for(inp));
         emit(r, Some(inp), None)?;
     }
+    for inp in &unread {
+        let r = coord.scan(inp, &policies_for(inp));
+        emit(r, Some(inp), Some(Path::new(&inp.source)))?;
+    }
     let base = args.base.clone();
     let cache = if args.no_cache || pending.is_empty() {
         None
@@ -436,7 +452,13 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
         .map(|path| -> Result<()> {
             let inp = match &base {
                 Some(b) => crate::input::render::render_package(Some(b), path, &limits),
-                None => input::read_path(path, &limits)?,
+                // Missing paths were refused before the scan; one that fails
+                // now (removed, unreadable) blocks on its own instead of
+                // ending the run and losing every other package's report.
+                None => input::read_path(path, &limits).unwrap_or_else(|e| {
+                    let source = path.display().to_string();
+                    Input::unread(&source, e.to_string())
+                }),
             };
             let ids = policies_for(&inp);
             let r = match &cache {
@@ -619,7 +641,9 @@ fn quarantine(dir: &Path, path: &Path, report: &Report) -> Result<()> {
             .unwrap_or_else(|| "input".into())
     );
     let target = dir.join(&name);
-    if path.is_file() {
+    // Only a regular file is copied: `is_file` would follow a link and copy
+    // whatever it points at.
+    if std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
         std::fs::copy(path, &target)
             .with_context(|| format!("copying {} to quarantine", path.display()))?;
         let mut perm = std::fs::metadata(&target)?.permissions();

@@ -6,7 +6,11 @@
 //! never follow a symbolic link, never read a file's contents (the readers
 //! do that, under their limits), and never pass over an entry in silence:
 //! everything it does not scan is listed in [`Collection::skipped`] with the
-//! reason, for the caller to show.
+//! reason. An entry that may hold a package it did not read (a link, a
+//! folder it could not read or did not search, a device) is
+//! [`SkipKind::Unread`], which the caller must turn into a blocked report:
+//! a gate that exits 0 over a folder whose packages it never opened fails
+//! open.
 
 use std::path::{Path, PathBuf};
 
@@ -37,6 +41,19 @@ pub struct Collection {
 pub struct Skipped {
     pub path: PathBuf,
     pub why: String,
+    pub kind: SkipKind,
+}
+
+/// Why an entry was not scanned, as it bears on the decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SkipKind {
+    /// A regular file whose name is not a package archive's (an index page,
+    /// a checksum list): by its name not a package, so a warning suffices.
+    NotAPackage,
+    /// An entry that may be or hold a package and was not read (a symbolic
+    /// link, an unreadable or too-deep folder, a device or pipe): it must
+    /// block, since what it holds was never judged.
+    Unread,
 }
 
 /// Whether `dir` is one unpacked package: a package manifest, or a wheel's
@@ -75,7 +92,8 @@ fn walk(dir: &Path, depth: usize, c: &mut Collection) {
         Err(e) => {
             c.skipped.push(Skipped {
                 path: dir.to_path_buf(),
-                why: format!("cannot be read: {e}"),
+                why: format!("folder cannot be read: {e}"),
+                kind: SkipKind::Unread,
             });
             return;
         }
@@ -87,28 +105,32 @@ fn walk(dir: &Path, depth: usize, c: &mut Collection) {
             Err(e) => {
                 c.skipped.push(Skipped {
                     path: dir.to_path_buf(),
-                    why: format!("an entry cannot be read: {e}"),
+                    why: format!("an entry of this folder cannot be read: {e}"),
+                    kind: SkipKind::Unread,
                 });
                 continue;
             }
         };
         let path = entry.path();
-        let skip = |why: &str| Skipped {
+        let unread = |why: &str| Skipped {
             path: path.clone(),
             why: why.to_string(),
+            kind: SkipKind::Unread,
         };
         // DirEntry::file_type does not follow links.
         match entry.file_type() {
-            Err(e) => c.skipped.push(skip(&format!("cannot be read: {e}"))),
-            Ok(t) if t.is_symlink() => c.skipped.push(skip("symbolic link, not followed")),
+            Err(e) => c.skipped.push(unread(&format!("cannot be read: {e}"))),
+            Ok(t) if t.is_symlink() => c.skipped.push(unread(
+                "symbolic link, not followed (scan its target by its own path)",
+            )),
             Ok(t) if t.is_dir() => {
                 if is_package_dir(&path) {
                     c.packages.push(path);
                 } else if depth < MAX_DEPTH {
                     walk(&path, depth + 1, c);
                 } else {
-                    c.skipped.push(skip(&format!(
-                        "folder more than {MAX_DEPTH} levels deep, not searched"
+                    c.skipped.push(unread(&format!(
+                        "folder more than {MAX_DEPTH} levels deep, not searched (scan it by its own path)"
                     )));
                 }
             }
@@ -116,26 +138,38 @@ fn walk(dir: &Path, depth: usize, c: &mut Collection) {
                 if ArchiveFormat::from_path(&path).is_some() {
                     c.packages.push(path);
                 } else {
-                    c.skipped.push(skip(
-                        "not named as a package archive: .tgz, .tar.gz, .tar.bz2, .tar, .zip or .whl",
-                    ));
+                    c.skipped.push(Skipped {
+                        path: path.clone(),
+                        why: "not named as a package archive: .tgz, .tar.gz, .tar.bz2, .tar, .zip or .whl".into(),
+                        kind: SkipKind::NotAPackage,
+                    });
                 }
             }
-            Ok(_) => c.skipped.push(skip("not a regular file")),
+            Ok(_) => c.skipped.push(unread("not a regular file, folder or link")),
         }
     }
 }
 
 impl Collection {
-    /// One line naming what was not scanned (the first few entries, then a
-    /// count), or `None` when everything was.
+    /// The entries that must each block: what they hold was never read.
+    pub fn unread(&self) -> impl Iterator<Item = &Skipped> {
+        self.skipped.iter().filter(|s| s.kind == SkipKind::Unread)
+    }
+
+    /// One line naming the files passed over as not packages (the first few,
+    /// then a count), or `None` when there were none. Unread entries are not
+    /// in it: each gets a blocked report of its own.
     pub fn skipped_line(&self, dir: &Path) -> Option<String> {
         const SHOWN: usize = 5;
-        if self.skipped.is_empty() {
+        let skipped: Vec<&Skipped> = self
+            .skipped
+            .iter()
+            .filter(|s| s.kind == SkipKind::NotAPackage)
+            .collect();
+        if skipped.is_empty() {
             return None;
         }
-        let names: Vec<String> = self
-            .skipped
+        let names: Vec<String> = skipped
             .iter()
             .take(SHOWN)
             .map(|s| {
@@ -143,12 +177,12 @@ impl Collection {
                 format!("{} ({})", rel.display(), s.why)
             })
             .collect();
-        let more = self.skipped.len().saturating_sub(SHOWN);
+        let more = skipped.len().saturating_sub(SHOWN);
         Some(format!(
-            "{}: {} entr{} not scanned: {}{}",
+            "{}: {} file{} not scanned: {}{}",
             dir.display(),
-            self.skipped.len(),
-            if self.skipped.len() == 1 { "y" } else { "ies" },
+            skipped.len(),
+            if skipped.len() == 1 { "" } else { "s" },
             names.join("; "),
             if more > 0 {
                 format!("; and {more} more")
@@ -211,21 +245,30 @@ mod tests {
                         .to_string_lossy()
                         .to_string(),
                     s.why.split([' ', ',']).next().unwrap().to_string(),
+                    s.kind,
                 )
             })
             .collect();
         // Byte order of paths: upper case first.
-        let mut want = vec![("README.txt".to_string(), "not".to_string())];
+        let mut want = vec![(
+            "README.txt".to_string(),
+            "not".to_string(),
+            SkipKind::NotAPackage,
+        )];
         if cfg!(unix) {
-            want.push(("alias.tgz".into(), "symbolic".into()));
-            want.push(("etc-link".into(), "symbolic".into()));
+            // A link may lead to a package outside the tree: never judged,
+            // so it must block, not merely be mentioned.
+            want.push(("alias.tgz".into(), "symbolic".into(), SkipKind::Unread));
+            want.push(("etc-link".into(), "symbolic".into(), SkipKind::Unread));
         }
         assert_eq!(skipped, want);
+        assert_eq!(c.unread().count(), want.len() - 1);
         let line = c.skipped_line(d).unwrap();
         assert!(
-            line.contains("README.txt (not named as a package archive"),
+            line.contains("1 file not scanned: README.txt (not named as a package archive"),
             "{line}"
         );
+        assert!(!line.contains("link"), "unread entries get reports: {line}");
     }
 
     #[test]
@@ -261,5 +304,9 @@ mod tests {
         );
         assert_eq!(c.skipped.len(), 1);
         assert!(c.skipped[0].why.contains("levels deep"), "{:?}", c.skipped);
+        // What lies deeper may be a package: it blocks, and is not a mere
+        // warning line.
+        assert_eq!(c.skipped[0].kind, SkipKind::Unread);
+        assert_eq!(c.skipped_line(t.path()), None);
     }
 }

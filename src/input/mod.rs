@@ -85,6 +85,10 @@ pub enum InputError {
     },
 }
 
+/// Why a pipe, socket or device named as an input is refused (reading one
+/// could wait for ever or never end).
+pub const NOT_A_FILE: &str = "not a regular file or folder (a pipe, socket or device): Canary reads files and folders only; pipe a text input to `canary scan -` instead";
+
 /// The most rescorings one round of [`Input::hotspot`] makes.
 const HOTSPOT_GROUPS: usize = 32;
 
@@ -130,6 +134,15 @@ impl Input {
             error: Some(error),
             unjudgeable: None,
             sections: Vec::new(),
+        }
+    }
+
+    /// A package path that could not be read at all: blocked, with `error`
+    /// saying why. Its hash is that of no bytes, since none were read.
+    pub fn unread(source: &str, error: String) -> Input {
+        Input {
+            kind: InputKind::Package,
+            ..Input::failed(None, source, &[], error)
         }
     }
 
@@ -288,8 +301,26 @@ pub fn read_path(path: &Path, limits: &Limits) -> Result<Input, InputError> {
         },
     })?;
     let source = path.display().to_string();
-    if meta.is_dir() {
+    // A link the user named is followed; what it leads to must be a file or
+    // a folder.
+    let target = if meta.is_symlink() {
+        std::fs::metadata(path).map_err(|source| InputError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?
+    } else {
+        meta
+    };
+    if target.is_dir() {
         return Ok(render::render_package(None, path, limits));
+    }
+    if !target.is_file() {
+        let error = format!("{source}: {NOT_A_FILE}");
+        return Ok(if archive::ArchiveFormat::from_path(path).is_some() {
+            Input::unread(&source, error)
+        } else {
+            Input::failed(None, &source, &[], error)
+        });
     }
     if archive::ArchiveFormat::from_path(path).is_some() {
         return Ok(render::render_package(None, path, limits));

@@ -18,7 +18,7 @@ use std::path::Path;
 use super::archive::{
     read_archive_with, read_dir, ArchiveError, ArchiveFormat, Member, MemberSink, Package,
 };
-use super::{Input, InputKind, Text};
+use super::{Input, InputKind, Text, NOT_A_FILE};
 use crate::config::Limits;
 use crate::util::sha256_hex;
 
@@ -83,6 +83,18 @@ fn load_package_with(
             )
         }
     };
+    // Opening a pipe waits for a writer, for ever if none comes; a device
+    // has no end. Only a regular file has a size to check against the caps.
+    if !meta.is_file() {
+        return (
+            String::new(),
+            0,
+            Err(ArchiveError::Io(format!(
+                "{}: {NOT_A_FILE}",
+                path.display()
+            ))),
+        );
+    }
     if meta.len() > limits.max_input_bytes {
         return (
             String::new(),

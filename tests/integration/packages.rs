@@ -306,25 +306,101 @@ fn a_nested_folder_is_searched_and_what_is_not_scanned_is_said() {
         root.to_str().unwrap(),
     ]);
     let reports = jsonl(&o);
-    let sources: Vec<&str> = reports
-        .iter()
-        .map(|r| r["input"]["source"].as_str().unwrap())
-        .collect();
-    assert_eq!(sources.len(), 2, "{sources:?}");
-    assert!(sources
-        .iter()
-        .any(|s| s.ends_with("packages/ab/cd/requestz-2.31.0.tar.gz")));
-    assert!(sources.iter().any(|s| s.ends_with("left-pad-1.3.0.tgz")));
-    // The malware three folders down was found and blocked.
-    assert_eq!(code(&o), 1, "{sources:?}");
+    let by_source = |end: &str| {
+        reports
+            .iter()
+            .find(|r| r["input"]["source"].as_str().unwrap().ends_with(end))
+            .unwrap_or_else(|| panic!("no report for {end}: {reports:#?}"))
+    };
+    assert_eq!(
+        reports.len(),
+        if cfg!(unix) { 3 } else { 2 },
+        "{reports:#?}"
+    );
+    // The malware three folders down was found and blocked as harmful.
+    assert_eq!(
+        by_source("packages/ab/cd/requestz-2.31.0.tar.gz")["reason"],
+        "precheck-harmful"
+    );
+    assert_eq!(by_source("left-pad-1.3.0.tgz")["decision"], "allow");
     let err = crate::stderr(&o);
-    assert!(err.contains("not scanned: "), "{err}");
     assert!(
-        err.contains("index.html (not named as a package archive"),
+        err.contains("1 file not scanned: index.html (not named as a package archive"),
         "{err}"
     );
     if cfg!(unix) {
-        assert!(err.contains("etc (symbolic link, not followed)"), "{err}");
+        // A link is not followed, and is not passed over either: what it
+        // leads to was never judged, so it blocks on its own report.
+        let link = by_source("/etc");
+        assert_eq!(link["decision"], "block");
+        assert_eq!(link["reason"], "input-error");
+        let why = link["error"].as_str().unwrap();
+        assert!(why.contains("symbolic link, not followed"), "{why}");
+        // Across inputs the highest code wins: unjudged (2) over harmful (1).
+        assert_eq!(code(&o), 2);
+    } else {
+        assert_eq!(code(&o), 1);
+    }
+}
+
+/// A named pipe waits for a writer when opened; reading one named as an
+/// archive hung the scan for ever. Named, or found in a folder, it blocks.
+#[cfg(unix)]
+#[test]
+fn a_pipe_named_as_an_archive_blocks_instead_of_hanging() {
+    let c = Canary::new();
+    let dir = c.dir.path().join("pkgs");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::copy(
+        fixture("packages/benign/left-pad-1.3.0.tgz"),
+        dir.join("left-pad-1.3.0.tgz"),
+    )
+    .unwrap();
+    let fifo = dir.join("pipe-1.0.0.tgz");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    for target in [&fifo, &dir] {
+        let mut child = c
+            .cmd()
+            .args(["scan", "--local-only", "--no-cache", "--format", "jsonl"])
+            .arg(target)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // A hang guard, not a timing: a regression waits on the pipe for
+        // ever, and must fail the suite rather than stall it.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+        while child.try_wait().unwrap().is_none() {
+            if std::time::Instant::now() > deadline {
+                child.kill().unwrap();
+                panic!("scan of {} still waiting after 120 s", target.display());
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(code(&o), 2, "{}", crate::stderr(&o));
+        let reports = jsonl(&o);
+        let pipe = reports
+            .iter()
+            .find(|r| {
+                r["input"]["source"]
+                    .as_str()
+                    .unwrap()
+                    .ends_with("pipe-1.0.0.tgz")
+            })
+            .unwrap_or_else(|| panic!("no report for the pipe: {reports:#?}"));
+        assert_eq!(pipe["reason"], "input-error");
+        assert_eq!(pipe["input"]["kind"], "package");
+        let why = pipe["error"].as_str().unwrap();
+        assert!(why.contains("not a regular file"), "{why}");
+        if target == &dir {
+            assert_eq!(reports.len(), 2, "the package beside it is still judged");
+        }
     }
 }
 
@@ -601,4 +677,47 @@ fn sarif_has_one_located_result_per_blocked_package() {
     assert_eq!(results.len(), 3);
     // Three inputs with results, two files inside them: each listed once.
     assert_eq!(artifacts.len(), 5, "{artifacts:?}");
+}
+
+/// A link in a folder of packages blocks; quarantine keeps its report for
+/// review but copies nothing through it (the link could name any file).
+#[cfg(unix)]
+#[test]
+fn quarantine_of_a_link_keeps_the_report_and_copies_nothing_through_it() {
+    let c = Canary::new();
+    let dir = c.dir.path().join("pkgs");
+    std::fs::create_dir(&dir).unwrap();
+    let outside = c.dir.path().join("secret-1.0.0.tgz");
+    std::fs::copy(fixture("packages/benign/ms-2.1.3.tgz"), &outside).unwrap();
+    std::fs::copy(
+        fixture("packages/benign/left-pad-1.3.0.tgz"),
+        dir.join("left-pad-1.3.0.tgz"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(&outside, dir.join("alias-1.0.0.tgz")).unwrap();
+    let q = c.dir.path().join("q");
+    let o = c.run(&[
+        "scan",
+        "--local-only",
+        "--no-cache",
+        "--format",
+        "jsonl",
+        "--quarantine",
+        q.to_str().unwrap(),
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&o), 2, "{}", crate::stderr(&o));
+    let mut held: Vec<String> = std::fs::read_dir(&q)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    held.sort();
+    assert_eq!(held.len(), 1, "{held:?}");
+    assert!(
+        held[0].ends_with("-alias-1.0.0.tgz.report.json"),
+        "{held:?}"
+    );
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(q.join(&held[0])).unwrap()).unwrap();
+    assert_eq!(report["reason"], "input-error");
 }
