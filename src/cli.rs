@@ -211,7 +211,7 @@ pub fn main() -> i32 {
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("canary: error: {e:#}");
+            crate::util::say(&format!("canary: error: {e:#}"));
             EXIT_USAGE
         }
     }
@@ -324,7 +324,7 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
         if let Some(c) = collection {
             // Said whatever --quiet: a gate must not pass over files unseen.
             if let Some(line) = c.skipped_line(p) {
-                eprintln!("canary: warning: {line}");
+                crate::util::say(&format!("canary: warning: {line}"));
             }
             unread.extend(c.unread().map(|s| {
                 let source = s.path.display().to_string();
@@ -427,11 +427,17 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
             }
         }
         let _ = input;
-        out.lock()
-            .map_err(|_| anyhow!("output lock poisoned"))?
-            .push(report, &bar);
+        let mut out = out.lock().map_err(|_| anyhow!("output lock poisoned"))?;
+        out.push(report, &bar);
         bar.inc(1);
-        Ok(())
+        // Nobody reads the decisions any more (`| head`): stop scanning
+        // rather than judge a whole mirror for nothing. Exit 3 either way.
+        match &out.write_error {
+            Some(e) => Err(anyhow!(
+                "cannot write reports to standard output ({e}); stopped scanning"
+            )),
+            None => Ok(()),
+        }
     };
     for inp in &inputs {
         let r = coord.scan(inp, &policies_for(inp));
@@ -501,10 +507,10 @@ fn open_cache(
     match crate::cache::Cache::open(&dir, coord.fingerprint()) {
         Ok(c) => Some((c, base_sha)),
         Err(e) => {
-            eprintln!(
+            crate::util::say(&format!(
                 "canary: warning: result cache {} unavailable ({e}); scanning without it",
                 dir.display()
-            );
+            ));
             None
         }
     }
@@ -567,16 +573,18 @@ impl Output {
             // The summary goes to stdout for people, to stderr beside JSONL
             // so that stdout stays one report per line.
             Format::Human if n > 1 => self.write(&format!("{}\n", summary(&self.reports))),
-            Format::Jsonl if n > 1 => eprintln!("{}", summary(&self.reports)),
+            Format::Jsonl if n > 1 => crate::util::say(&summary(&self.reports)),
             _ => {}
         }
         if n == 0 {
-            eprintln!("canary: no report was produced");
+            crate::util::say("canary: no report was produced");
             return EXIT_USAGE;
         }
         if let Some(e) = self.write_error {
             // The decisions were made but not all delivered: not a clean exit.
-            eprintln!("canary: error: cannot write reports to standard output: {e}");
+            crate::util::say(&format!(
+                "canary: error: cannot write reports to standard output: {e}"
+            ));
             return EXIT_USAGE;
         }
         self.code
@@ -720,7 +728,7 @@ fn policy_cmd(config: &Config, command: PolicyCommand) -> Result<i32> {
                 Ok(0)
             }
             Err(e) => {
-                eprintln!("{e}");
+                crate::util::say(&e.to_string());
                 Ok(EXIT_USAGE)
             }
         },
@@ -860,10 +868,10 @@ fn render_cmd(config: &Config, path: &Path, base: Option<&Path>, corpus: bool) -
         .context("cannot write to standard output")?;
     drop(o);
     for n in &inp.notes {
-        eprintln!("note: {n}");
+        crate::util::say(&format!("note: {n}"));
     }
     if let Some(e) = &inp.error {
-        eprintln!("canary: {e}");
+        crate::util::say(&format!("canary: {e}"));
         return Ok(2);
     }
     Ok(0)

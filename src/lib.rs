@@ -7,6 +7,11 @@
 //! and [`eval`] (building and measuring pre-check models). The `canary`
 //! binary is a thin CLI over this library ([`cli`]).
 
+// Standard streams are written through helpers that cannot panic
+// (`util::say`, the CLI's `outln!`): a closed pipe must not turn a decision
+// into exit 101.
+#![deny(clippy::print_stderr, clippy::print_stdout)]
+
 pub mod cache;
 pub mod cli;
 pub mod config;

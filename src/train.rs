@@ -674,7 +674,7 @@ pub fn train(opts: &TrainOptions) -> Result<TrainReport, TrainError> {
         if opts.progress {
             bar.println(line);
         } else if opts.log {
-            eprintln!("{line}");
+            crate::util::say(&line);
         }
         logs.push(log);
         model = Some((m, scores));

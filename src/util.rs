@@ -90,6 +90,18 @@ pub fn is_loopback_url(url: &str) -> bool {
     }
 }
 
+/// Writes one line to standard error, ignoring a failure to write.
+/// `eprintln!` panics when stderr is closed (`canary scan … 2>&1 | head`),
+/// which ended a scan with exit 101 whatever its decisions; what Canary says
+/// on stderr is advice, and its exit code must stay one of the documented.
+pub fn say(line: &str) {
+    use std::io::Write;
+    let mut e = std::io::stderr().lock();
+    let _ = e
+        .write_all(line.as_bytes())
+        .and_then(|()| e.write_all(b"\n"));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -39,6 +39,16 @@ impl ArchiveFormat {
         }
     }
 
+    /// The format in words, for reports.
+    pub fn describe(self) -> &'static str {
+        match self {
+            ArchiveFormat::TarGz => "gzip-compressed tar",
+            ArchiveFormat::TarBz2 => "bzip2-compressed tar",
+            ArchiveFormat::Tar => "tar",
+            ArchiveFormat::Zip => "zip (or wheel)",
+        }
+    }
+
     /// The format the bytes say they are, when the name and content disagree.
     pub fn sniff(bytes: &[u8]) -> Option<ArchiveFormat> {
         if bytes.starts_with(&[0x1f, 0x8b]) {

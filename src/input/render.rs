@@ -134,7 +134,19 @@ fn load_package_with(
         }
     };
     let bytes: &[u8] = &map;
-    let format = ArchiveFormat::sniff(bytes).or_else(|| ArchiveFormat::from_path(path));
+    let (sniffed, named) = (ArchiveFormat::sniff(bytes), ArchiveFormat::from_path(path));
+    let format = sniffed.or(named);
+    // Read by content either way; but a name that lies about its content
+    // (a "wheel" that is a tarball) is how a package slips past tools that
+    // pick their reader by extension, so the report says so.
+    let mismatch = match (named, sniffed) {
+        (Some(n), Some(s)) if n != s => Some(format!(
+            "named as a {} archive, but its bytes are a {} archive: read by its content",
+            n.describe(),
+            s.describe()
+        )),
+        _ => None,
+    };
     let read = |sink| match format {
         Some(f) => read_archive_with(bytes, f, limits, sink),
         None => Err(ArchiveError::Corrupt(
@@ -146,6 +158,16 @@ fn load_package_with(
         (sha256_hex(bytes), read(sink))
     } else {
         rayon::join(|| sha256_hex(bytes), || read(sink))
+    };
+    let result = match (result, mismatch) {
+        (Ok(mut p), Some(note)) => {
+            p.notes.insert(0, note);
+            Ok(p)
+        }
+        (Err(ArchiveError::Corrupt(e)), Some(note)) => {
+            Err(ArchiveError::Corrupt(format!("{e} ({note})")))
+        }
+        (r, _) => r,
     };
     (sha, bytes.len() as u64, result)
 }

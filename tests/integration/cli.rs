@@ -421,6 +421,91 @@ fn threshold_override_moves_the_band() {
     assert_eq!(code(&o), 1);
 }
 
+/// A folder of `n` copies of a small benign package, plus a file that is not
+/// a package (so the scan has a warning to write on stderr).
+fn folder_of_copies(c: &Canary, n: usize) -> std::path::PathBuf {
+    let dir = c.dir.path().join("mirror");
+    std::fs::create_dir(&dir).unwrap();
+    let src = fixture("packages/benign/left-pad-1.3.0.tgz");
+    for i in 0..n {
+        std::fs::copy(&src, dir.join(format!("left-pad-{i}.tgz"))).unwrap();
+    }
+    std::fs::write(dir.join("index.html"), "<a>").unwrap();
+    dir
+}
+
+/// `canary scan MIRROR | head -1`: once the reader is gone nobody sees the
+/// decisions, so the scan stops (exit 3) instead of judging the whole
+/// mirror. The audit log counts what was judged.
+#[test]
+fn a_closed_stdout_stops_a_folder_scan() {
+    use std::io::BufRead;
+    let c = Canary::new();
+    let n = 2000;
+    let dir = folder_of_copies(&c, n);
+    let audit = c.dir.path().join("audit.jsonl");
+    let mut child = c
+        .cmd()
+        .args([
+            "scan",
+            "--local-only",
+            "--no-cache",
+            "--format",
+            "jsonl",
+            "--audit",
+        ])
+        .arg(&audit)
+        .arg(&dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.contains("canary.report/v1"), "{first}");
+    // The reader is dropped here: the pipe is closed.
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(code(&out), 3, "{err}");
+    assert!(err.contains("stopped scanning"), "{err}");
+    let judged = std::fs::read_to_string(&audit).unwrap().lines().count();
+    // A pipe buffer holds about a hundred reports; the writer blocks there
+    // until the pipe closes, so far fewer than all are judged.
+    assert!(
+        judged < n / 2,
+        "{judged} of {n} packages judged after stdout closed"
+    );
+}
+
+/// `canary scan … 2>&1 | head`: a closed stderr made `eprintln!` panic
+/// (exit 101) although every decision had been written. Warnings and the
+/// summary are advice; the exit code stays the decisions'.
+#[test]
+fn a_closed_stderr_is_not_a_panic() {
+    let c = Canary::new();
+    let dir = folder_of_copies(&c, 3);
+    let mut child = c
+        .cmd()
+        .args(["scan", "--local-only", "--no-cache", "--format", "jsonl"])
+        .arg(&dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        code(&out),
+        0,
+        "every package is allowed, and the exit says so"
+    );
+    assert_eq!(jsonl(&out).len(), 3);
+}
+
 /// A reader that goes away (`canary render PKG | head`) is an error with
 /// exit 3, never a panic, for streamed and for collected output alike.
 #[test]

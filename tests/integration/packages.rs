@@ -721,3 +721,43 @@ fn quarantine_of_a_link_keeps_the_report_and_copies_nothing_through_it() {
         serde_json::from_slice(&std::fs::read(q.join(&held[0])).unwrap()).unwrap();
     assert_eq!(report["reason"], "input-error");
 }
+
+/// A package whose name lies about its format (a "wheel" that is a gzip
+/// tarball) is read by its content, judged the same, and the report says so.
+#[test]
+fn an_archive_named_as_another_format_is_read_by_content_and_noted() {
+    let c = Canary::new();
+    let disguised = c.dir.path().join("requestz-2.31.0-py3-none-any.whl");
+    std::fs::copy(
+        fixture("packages/malicious/requestz-2.31.0.tar.gz"),
+        &disguised,
+    )
+    .unwrap();
+    let honest = scan_local_json(&c, "packages/malicious/requestz-2.31.0.tar.gz").1;
+    let o = c.run(&[
+        "scan",
+        "--local-only",
+        "--no-cache",
+        "--format",
+        "json",
+        disguised.to_str().unwrap(),
+    ]);
+    let r = json(&o);
+    assert_eq!(code(&o), 1, "{r:#}");
+    assert_eq!(r["reason"], "precheck-harmful");
+    assert_eq!(
+        r["policies"][0]["precheck"]["score"], honest["policies"][0]["precheck"]["score"],
+        "the same bytes are judged the same whatever their name"
+    );
+    let notes = r["notes"].to_string();
+    assert!(
+        notes.contains(
+            "named as a zip (or wheel) archive, but its bytes are a gzip-compressed tar archive"
+        ),
+        "{notes}"
+    );
+    assert!(
+        !honest["notes"].to_string().contains("named as"),
+        "an honest name gets no such note"
+    );
+}
