@@ -730,6 +730,7 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
         );
     }
     sort_files(&mut files, |f| &f.0);
+    let n_files = files.len();
     // The bodies become the text's pieces in file order: no copy.
     let mut text = Text::default();
     let mut sections = Vec::with_capacity(files.len());
@@ -737,7 +738,28 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
         sections.push((text.len(), path));
         body.push_to(&sections[sections.len() - 1].1, &mut text);
     }
-    package_input(&source, kind, &sha, bytes, notes, Ok((text, sections)))
+    let mut input = package_input(&source, kind, &sha, bytes, notes, Ok((text, sections)));
+    if !holds_content(&input.text) {
+        input.unjudgeable = Some(format!(
+            "the package holds no readable text: its {n_files} file(s) are all binary or empty, so the pre-check and the detectors would judge file names alone; review its files by hand, or allowlist the artifact by sha256"
+        ));
+    }
+    input
+}
+
+/// Whether a rendered text holds any line of a file's content (added,
+/// removed or context), not only headers, hunk ranges, markers and
+/// `Binary file …` lines. A text without one gives the pre-check nothing
+/// but file names: an empty `setup.py` scored as harmful, and a package of
+/// binaries alone (or a release that changes only binaries) as harmless.
+pub fn holds_content(text: &Text) -> bool {
+    text.pieces().any(|piece| {
+        piece.lines().any(|l| match l.as_bytes() {
+            [b'+', b'+', b'+', b' ', ..] | [b'-', b'-', b'-', b' ', ..] => false,
+            [b'+' | b'-' | b' ', ..] => true,
+            _ => false,
+        })
+    })
 }
 
 /// The input a package scan hands on: its text, or the error that blocks it.
@@ -844,6 +866,13 @@ pub fn render_package_mode(
         notes,
         Ok((r.text.into(), r.sections)),
     );
+    if !empty && mode == RenderMode::Scan && !holds_content(&input.text) {
+        input.unjudgeable = Some(if base.is_some() {
+            "the change holds no readable text: only binary or empty files differ between the two versions, so the pre-check and the detectors would judge file names alone; review the changed files by hand".into()
+        } else {
+            "the package holds no readable text: its files are all binary or empty, so the pre-check and the detectors would judge file names alone; review its files by hand, or allowlist the artifact by sha256".into()
+        });
+    }
     if empty {
         // Not a reason to allow: rendering normalises line endings, replaces
         // invalid UTF-8 and shows neither file modes nor skipped members, so
@@ -1104,6 +1133,84 @@ mod tests {
             &[("pkg-1.0/setup.py".to_string(), b"x = 2\n".to_vec())],
         );
         assert!(render_package(Some(&a), &c, &limits).unjudgeable.is_none());
+    }
+
+    #[test]
+    fn a_package_or_change_without_readable_text_is_unjudgeable() {
+        let dir = tempfile::tempdir().unwrap();
+        let limits = Limits::default();
+        let blob = |seed: u8| {
+            let mut b: Vec<u8> = (0..4096u32).map(|i| (i as u8).wrapping_mul(seed)).collect();
+            b[10] = 0; // a NUL in the first 8 KB: binary
+            b
+        };
+        let f = |p: &str, d: Vec<u8>| (p.to_string(), d);
+        let binaries = tar_gz(
+            dir.path(),
+            "bin-1.0.tar.gz",
+            &[f("bin-1.0/lib.so", blob(3)), f("bin-1.0/data.bin", blob(5))],
+        );
+        let empty = tar_gz(
+            dir.path(),
+            "empty-1.0.tar.gz",
+            &[f("empty-1.0/setup.py", vec![])],
+        );
+        let text = tar_gz(
+            dir.path(),
+            "text-1.0.tar.gz",
+            &[
+                f("text-1.0/lib.so", blob(3)),
+                f("text-1.0/setup.py", b"x = 1\n".to_vec()),
+            ],
+        );
+        // Header-shaped lines inside a file are content ("+--- x").
+        let dashes = tar_gz(
+            dir.path(),
+            "dash-1.0.tar.gz",
+            &[f("dash-1.0/notes.txt", b"--- x\n".to_vec())],
+        );
+        for (pkg, want) in [
+            (&binaries, true),
+            (&empty, true),
+            (&text, false),
+            (&dashes, false),
+        ] {
+            let inp = render_package(None, pkg, &limits);
+            assert!(inp.error.is_none(), "{:?}", inp.error);
+            assert_eq!(
+                inp.unjudgeable.is_some(),
+                want,
+                "{}: {:?}",
+                pkg.display(),
+                inp.unjudgeable
+            );
+            if let Some(why) = inp.unjudgeable {
+                assert!(why.contains("no readable text"), "{why}");
+            }
+        }
+        // A release that changes only a binary: the diff is one
+        // `Binary files … differ` line, with nothing to read.
+        let swapped = tar_gz(
+            dir.path(),
+            "bin-1.1.tar.gz",
+            &[f("bin-1.0/lib.so", blob(7)), f("bin-1.0/data.bin", blob(5))],
+        );
+        let change = render_package(Some(&binaries), &swapped, &limits);
+        assert!(!change.text.is_empty());
+        let why = change.unjudgeable.expect("binary-only change: unjudgeable");
+        assert!(why.contains("only binary or empty files differ"), "{why}");
+        // The same release plus one line of text is judged.
+        let with_text = tar_gz(
+            dir.path(),
+            "bin-1.2.tar.gz",
+            &[
+                f("bin-1.0/lib.so", blob(7)),
+                f("bin-1.0/setup.py", b"x = 1\n".to_vec()),
+            ],
+        );
+        assert!(render_package(Some(&binaries), &with_text, &limits)
+            .unjudgeable
+            .is_none());
     }
 
     #[test]

@@ -761,3 +761,46 @@ fn an_archive_named_as_another_format_is_read_by_content_and_noted() {
         "an honest name gets no such note"
     );
 }
+
+/// A package with nothing to read (binaries only, or an empty setup.py)
+/// was judged on file names: allowed as harmless, or called harmful. Now it
+/// is inconclusive by rule, and no model is asked.
+#[test]
+fn a_package_without_readable_text_is_inconclusive() {
+    let c = Canary::new();
+    let mut blob: Vec<u8> = (0..4096u32).map(|i| (i * 7) as u8).collect();
+    blob[3] = 0;
+    for (name, entries) in [
+        (
+            "native-1.0.tar.gz",
+            vec![("native-1.0/native.so", &blob[..])],
+        ),
+        ("hollow-1.0.tar.gz", vec![("hollow-1.0/setup.py", &b""[..])]),
+    ] {
+        let path = c.dir.path().join(name);
+        std::fs::write(&path, tar_gz(&entries, false)).unwrap();
+        let o = c.run(&[
+            "scan",
+            "--local-only",
+            "--no-cache",
+            "--format",
+            "json",
+            path.to_str().unwrap(),
+        ]);
+        let r = json(&o);
+        assert_eq!(code(&o), 2, "{name}: {r:#}");
+        assert_eq!(r["reason"], "inconclusive", "{name}");
+        let p = &r["policies"][0];
+        assert!(
+            p["precheck"]["note"]
+                .as_str()
+                .unwrap()
+                .contains("no readable text"),
+            "{name}: {p:#}"
+        );
+        assert!(
+            p["precheck"]["score"].is_null(),
+            "no model was asked: {p:#}"
+        );
+    }
+}
