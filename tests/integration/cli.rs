@@ -1,7 +1,6 @@
 //! `canary scan`, `canary policy` and config handling, end to end.
 
 use crate::{code, fixture, json, jsonl, scan_local_json, stderr, stdout, Canary};
-use std::process::Stdio;
 
 fn path(rel: &str) -> String {
     fixture(rel).display().to_string()
@@ -444,23 +443,16 @@ fn a_closed_stdout_stops_a_folder_scan() {
     let n = 2000;
     let dir = folder_of_copies(&c, n);
     let audit = c.dir.path().join("audit.jsonl");
-    let mut child = c
-        .cmd()
-        .args([
-            "scan",
-            "--local-only",
-            "--no-cache",
-            "--format",
-            "jsonl",
-            "--audit",
-        ])
-        .arg(&audit)
-        .arg(&dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = c.spawn_piped([
+        "scan",
+        "--local-only",
+        "--no-cache",
+        "--format",
+        "jsonl",
+        "--audit",
+        audit.to_str().unwrap(),
+        dir.to_str().unwrap(),
+    ]);
     let mut first = String::new();
     std::io::BufReader::new(child.stdout.take().unwrap())
         .read_line(&mut first)
@@ -487,15 +479,14 @@ fn a_closed_stdout_stops_a_folder_scan() {
 fn a_closed_stderr_is_not_a_panic() {
     let c = Canary::new();
     let dir = folder_of_copies(&c, 3);
-    let mut child = c
-        .cmd()
-        .args(["scan", "--local-only", "--no-cache", "--format", "jsonl"])
-        .arg(&dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = c.spawn_piped([
+        "scan",
+        "--local-only",
+        "--no-cache",
+        "--format",
+        "jsonl",
+        dir.to_str().unwrap(),
+    ]);
     drop(child.stderr.take());
     let out = child.wait_with_output().unwrap();
     assert_eq!(
@@ -528,14 +519,7 @@ fn closed_stdout_is_exit_3_not_a_panic() {
             pkg.as_str(),
         ],
     ] {
-        let mut child = c
-            .cmd()
-            .args(&args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child = c.spawn_piped(&args);
         drop(child.stdout.take());
         let out = child.wait_with_output().unwrap();
         let err = String::from_utf8_lossy(&out.stderr);

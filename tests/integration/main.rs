@@ -46,6 +46,22 @@ impl Canary {
         self.cmd().args(args).stdin(Stdio::null()).output().unwrap()
     }
 
+    /// The binary with `args`, stdin empty and stdout and stderr piped, for
+    /// tests that close a pipe while it runs.
+    pub fn spawn_piped<I, S>(&self, args: I) -> std::process::Child
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<std::ffi::OsStr>,
+    {
+        self.cmd()
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    }
+
     pub fn write(&self, name: &str, text: &str) -> PathBuf {
         let p = self.dir.path().join(name);
         std::fs::write(&p, text).unwrap();
@@ -79,6 +95,21 @@ pub fn json(o: &Output) -> serde_json::Value {
 pub fn scan_local_json(c: &Canary, rel: &str) -> (Output, serde_json::Value) {
     let path = fixture(rel).display().to_string();
     let o = c.run(&["scan", "--local-only", "--format", "json", &path]);
+    let r = json(&o);
+    (o, r)
+}
+
+/// `canary scan --local-only --no-cache --format json PATH`, for a file the
+/// test made.
+pub fn scan_path_json(c: &Canary, path: &Path) -> (Output, serde_json::Value) {
+    let o = c.run(&[
+        "scan",
+        "--local-only",
+        "--no-cache",
+        "--format",
+        "json",
+        path.to_str().unwrap(),
+    ]);
     let r = json(&o);
     (o, r)
 }

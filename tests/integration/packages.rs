@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use crate::{code, fixture, json, jsonl, scan_local_json, Canary};
+use crate::{code, fixture, json, jsonl, scan_local_json, scan_path_json, Canary};
 
 type TarGz = tar::Builder<flate2::write::GzEncoder<Vec<u8>>>;
 
@@ -363,15 +363,14 @@ fn a_pipe_named_as_an_archive_blocks_instead_of_hanging() {
         .unwrap();
     assert!(made.success());
     for target in [&fifo, &dir] {
-        let mut child = c
-            .cmd()
-            .args(["scan", "--local-only", "--no-cache", "--format", "jsonl"])
-            .arg(target)
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child = c.spawn_piped([
+            "scan",
+            "--local-only",
+            "--no-cache",
+            "--format",
+            "jsonl",
+            target.to_str().unwrap(),
+        ]);
         // A hang guard, not a timing: a regression waits on the pipe for
         // ever, and must fail the suite rather than stall it.
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
@@ -734,15 +733,7 @@ fn an_archive_named_as_another_format_is_read_by_content_and_noted() {
     )
     .unwrap();
     let honest = scan_local_json(&c, "packages/malicious/requestz-2.31.0.tar.gz").1;
-    let o = c.run(&[
-        "scan",
-        "--local-only",
-        "--no-cache",
-        "--format",
-        "json",
-        disguised.to_str().unwrap(),
-    ]);
-    let r = json(&o);
+    let (o, r) = scan_path_json(&c, &disguised);
     assert_eq!(code(&o), 1, "{r:#}");
     assert_eq!(r["reason"], "precheck-harmful");
     assert_eq!(
@@ -779,15 +770,7 @@ fn a_package_without_readable_text_is_inconclusive() {
     ] {
         let path = c.dir.path().join(name);
         std::fs::write(&path, tar_gz(&entries, false)).unwrap();
-        let o = c.run(&[
-            "scan",
-            "--local-only",
-            "--no-cache",
-            "--format",
-            "json",
-            path.to_str().unwrap(),
-        ]);
-        let r = json(&o);
+        let (o, r) = scan_path_json(&c, &path);
         assert_eq!(code(&o), 2, "{name}: {r:#}");
         assert_eq!(r["reason"], "inconclusive", "{name}");
         let p = &r["policies"][0];
