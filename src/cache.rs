@@ -7,7 +7,8 @@
 //! Only settled decisions are stored (`precheck-*`, `quorum-*`): an
 //! inconclusive, unreadable or allowlisted result is always recomputed, so a
 //! detector outage or an allowlist expiry never outlives the run that saw it.
-//! A cache entry is trusted no more than the cache directory (created 0700):
+//! A cache entry is trusted no more than the cache directory (created 0700;
+//! one owned by another user or writable by others is refused):
 //! an entry that does not parse, or whose recorded key or artifact hash does
 //! not match, is ignored and the input is scanned again. The cache must never
 //! turn a failure into an allow: every error here means "miss".
@@ -47,15 +48,25 @@ pub struct Cache {
 }
 
 impl Cache {
-    /// Opens (creating, owner-only) the cache directory.
+    /// Opens (creating, owner-only) the cache directory. A directory that
+    /// someone else could write to is refused, not repaired: an entry is a
+    /// decision served without a scan, so one planted by another user (in a
+    /// shared `CANARY_CACHE_DIR`, say) would allow whatever they chose.
     pub fn open(dir: &Path, fingerprint: String) -> std::io::Result<Cache> {
+        let parent = dir.to_path_buf();
         let dir = dir.join("reports-v1");
+        let existed = std::fs::symlink_metadata(&dir).is_ok();
         std::fs::create_dir_all(&dir)?;
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700))?;
+            if !existed {
+                std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700))?;
+            }
+            private::check(&parent, &dir)?;
         }
+        #[cfg(not(unix))]
+        let _ = (parent, existed);
         Ok(Cache { dir, fingerprint })
     }
 
@@ -110,6 +121,70 @@ impl Cache {
         if std::fs::write(&tmp, text).is_ok() && std::fs::rename(&tmp, self.path(key)).is_err() {
             let _ = std::fs::remove_file(&tmp);
         }
+    }
+}
+
+#[cfg(unix)]
+mod private {
+    use std::io::{Error, ErrorKind};
+    use std::os::unix::fs::MetadataExt;
+    use std::path::Path;
+
+    /// The user this process runs as, where it can be asked.
+    fn euid() -> Option<u32> {
+        #[cfg(all(target_os = "linux", target_env = "gnu"))]
+        {
+            // SAFETY: geteuid has no preconditions and cannot fail.
+            Some(unsafe { libc::geteuid() })
+        }
+        #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+        {
+            None
+        }
+    }
+
+    /// `dir` (links followed: what is read is what counts) must be ours
+    /// and writable by us alone; its parent ours or root's, and writable by
+    /// others only with the sticky bit (as `/tmp`), so nobody else can swap
+    /// `dir` for their own while a scan reads it.
+    pub fn check(parent: &Path, dir: &Path) -> std::io::Result<()> {
+        let refuse = |path: &Path, why: String| {
+            Err(Error::new(
+                ErrorKind::PermissionDenied,
+                format!(
+                    "{} {why}; its entries could have been written by someone else (use a directory of your own: CANARY_CACHE_DIR, or --no-cache)",
+                    path.display()
+                ),
+            ))
+        };
+        let me = euid();
+        let d = std::fs::metadata(dir)?;
+        if me.is_some_and(|me| d.uid() != me) {
+            return refuse(dir, format!("belongs to uid {}, not to this user", d.uid()));
+        }
+        if d.mode() & 0o022 != 0 {
+            return refuse(
+                dir,
+                format!("is writable by others (mode {:o})", d.mode() & 0o7777),
+            );
+        }
+        let p = std::fs::metadata(parent)?;
+        if me.is_some_and(|me| p.uid() != me && p.uid() != 0) {
+            return refuse(
+                parent,
+                format!("belongs to uid {}, not to this user or root", p.uid()),
+            );
+        }
+        if p.mode() & 0o022 != 0 && p.mode() & 0o1000 == 0 {
+            return refuse(
+                parent,
+                format!(
+                    "is writable by others without the sticky bit (mode {:o})",
+                    p.mode() & 0o7777
+                ),
+            );
+        }
+        Ok(())
     }
 }
 
@@ -190,5 +265,55 @@ mod tests {
         c.put(&k, &report(Reason::PrecheckHarmless, "a"));
         assert!(c.get(&k, "a").is_some());
         assert!(c.get(&k, "not-a").is_none());
+    }
+
+    /// A cache directory others can write to is refused, never repaired:
+    /// an `allow` planted there would be served without a scan.
+    #[cfg(unix)]
+    #[test]
+    fn a_cache_others_can_write_to_is_refused() {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path, m: u32| {
+            std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).unwrap()
+        };
+        let t = tempfile::tempdir().unwrap();
+        let fresh = t.path().join("fresh");
+        std::fs::create_dir(&fresh).unwrap();
+        Cache::open(&fresh, "fp".into()).expect("a new private cache opens");
+        let made = std::fs::metadata(fresh.join("reports-v1")).unwrap();
+        assert_eq!(made.permissions().mode() & 0o777, 0o700);
+
+        // Someone made reports-v1 world-writable (and may have filled it).
+        let planted = t.path().join("planted");
+        std::fs::create_dir_all(planted.join("reports-v1")).unwrap();
+        mode(&planted.join("reports-v1"), 0o777);
+        let e = Cache::open(&planted, "fp".into()).err().expect("refused");
+        assert!(e.to_string().contains("writable by others"), "{e}");
+        // Refused, not repaired.
+        let still = std::fs::metadata(planted.join("reports-v1")).unwrap();
+        assert_eq!(still.permissions().mode() & 0o777, 0o777);
+
+        // A parent anyone may write to lets them swap reports-v1 mid-scan;
+        // with the sticky bit (as /tmp) they cannot.
+        let open_parent = t.path().join("open");
+        std::fs::create_dir(&open_parent).unwrap();
+        mode(&open_parent, 0o777);
+        let e = Cache::open(&open_parent, "fp".into())
+            .err()
+            .expect("refused");
+        assert!(e.to_string().contains("without the sticky bit"), "{e}");
+        mode(&open_parent, 0o1777);
+        Cache::open(&open_parent, "fp".into()).expect("a sticky parent is fine");
+
+        // Another user's directory, where this test may hand one over.
+        #[cfg(all(target_os = "linux", target_env = "gnu"))]
+        if unsafe { libc::geteuid() } == 0 {
+            let theirs = t.path().join("theirs");
+            std::fs::create_dir_all(theirs.join("reports-v1")).unwrap();
+            mode(&theirs.join("reports-v1"), 0o700);
+            std::os::unix::fs::chown(theirs.join("reports-v1"), Some(65534), None).unwrap();
+            let e = Cache::open(&theirs, "fp".into()).err().expect("refused");
+            assert!(e.to_string().contains("belongs to uid 65534"), "{e}");
+        }
     }
 }
