@@ -235,6 +235,7 @@ mod tests {
             }],
             usage: Usage::default(),
             elapsed_ms: 1,
+            config: None,
         }
     }
 

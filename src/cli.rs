@@ -471,7 +471,7 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
                 Some((c, base_sha)) if inp.error.is_none() => {
                     let key = c.key(&inp.sha256, base_sha.as_deref(), &ids);
                     match c.get(&key, &inp.sha256) {
-                        Some(hit) => from_cache(hit, &inp),
+                        Some(hit) => from_cache(hit, &inp, &coord),
                         None => {
                             let r = coord.scan(&inp, &ids);
                             c.put(&key, &r);
@@ -518,8 +518,10 @@ fn open_cache(
 
 /// A cached report, re-addressed to this input. Nothing ran this time, so
 /// this run's usage is zero; the votes it was decided on are kept.
-fn from_cache(mut r: Report, inp: &Input) -> Report {
+fn from_cache(mut r: Report, inp: &Input, coord: &crate::coordinator::Coordinator) -> Report {
     r.input = inp.info();
+    // The key covers the config's content, not where it was read from.
+    r.config = coord.config_info();
     r.usage = crate::report::Usage::default();
     r.elapsed_ms = 0;
     r.notes

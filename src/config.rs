@@ -41,6 +41,10 @@ pub struct Config {
     /// Where the file was read from (not a TOML key).
     #[serde(skip)]
     pub path: Option<PathBuf>,
+    /// sha256 of the file's bytes (not a TOML key): reports carry it, so a
+    /// caller can tell which config judged an input.
+    #[serde(skip)]
+    pub sha256: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
@@ -281,6 +285,7 @@ impl Config {
             }
         }
         config.path = Some(path.to_path_buf());
+        config.sha256 = Some(crate::util::sha256_hex(text.as_bytes()));
         Ok(config)
     }
 

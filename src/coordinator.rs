@@ -175,8 +175,26 @@ impl Coordinator {
         })
     }
 
+    /// The config file this gate runs under, for reports.
+    pub fn config_info(&self) -> Option<crate::report::ConfigInfo> {
+        match (&self.config.path, &self.config.sha256) {
+            (Some(path), Some(sha256)) => Some(crate::report::ConfigInfo {
+                path: path.display().to_string(),
+                sha256: sha256.clone(),
+            }),
+            _ => None,
+        }
+    }
+
     /// Scans one input under the given policies (indices into `gates`).
     pub fn scan(&self, input: &Input, policy_ids: &[String]) -> Report {
+        Report {
+            config: self.config_info(),
+            ..self.judge(input, policy_ids)
+        }
+    }
+
+    fn judge(&self, input: &Input, policy_ids: &[String]) -> Report {
         let started = Instant::now();
         let info = input.info();
         if let Some(err) = &input.error {
@@ -206,6 +224,7 @@ impl Coordinator {
                 policies: Vec::new(),
                 usage: Usage::default(),
                 elapsed_ms: started.elapsed().as_millis() as u64,
+                config: None,
             };
         }
         let mut policies = Vec::new();
@@ -236,6 +255,7 @@ impl Coordinator {
             policies,
             usage,
             elapsed_ms: started.elapsed().as_millis() as u64,
+            config: None,
         }
     }
 

@@ -221,6 +221,20 @@ pub struct Report {
     pub policies: Vec<PolicyReport>,
     pub usage: Usage,
     pub elapsed_ms: u64,
+    /// The config file the gate ran under; absent for the built-in
+    /// defaults. A `./canary.toml` is read from the working directory, so a
+    /// scan run inside an untrusted checkout may be judged under that
+    /// checkout's thresholds and allowlist: a caller pins the sha256 it
+    /// expects (or passes `--config`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub config: Option<ConfigInfo>,
+}
+
+/// Which config file decided a report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConfigInfo {
+    pub path: String,
+    pub sha256: String,
 }
 
 impl Report {
@@ -255,6 +269,7 @@ impl Report {
             policies: Vec::new(),
             usage: Usage::default(),
             elapsed_ms: 0,
+            config: None,
         }
     }
 

@@ -146,6 +146,58 @@ fn broken_config_exits_3_and_scans_nothing() {
     assert!(stderr(&o).contains("quorum"));
 }
 
+/// A report names the config it was decided under, so a caller can tell
+/// when a `./canary.toml` in the working directory (an untrusted checkout's,
+/// say) changed the gate: its thresholds here turn a block into an allow.
+#[test]
+fn reports_name_the_config_that_decided_them() {
+    let c = Canary::new();
+    let diff = path("diffs/postinstall-payload.diff");
+    let scan = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend([
+            "scan",
+            "--local-only",
+            "--format",
+            "json",
+            "--policy",
+            "malicious-package",
+            diff.as_str(),
+        ]);
+        let o = c.run(&all);
+        (code(&o), json(&o))
+    };
+    let (code0, defaults) = scan(&[]);
+    assert_eq!(defaults["decision"], "block");
+    assert_eq!(code0, 2, "uncertain: blocked as inconclusive: {defaults:#}");
+    assert!(
+        defaults.get("config").is_none(),
+        "built-in defaults: {defaults:#}"
+    );
+
+    // Planted in the working directory: every score below 1.0 clears.
+    let planted =
+        "[precheck.thresholds.malicious-package]\nharmful-at = 1.0\nharmless-below = 1.0\n";
+    c.write("canary.toml", planted);
+    let (code1, r) = scan(&[]);
+    assert_eq!(r["decision"], "allow", "the planted config decides: {r:#}");
+    assert_eq!(code1, 0);
+    assert_eq!(r["config"]["path"], "canary.toml");
+    let want = {
+        use sha2::Digest;
+        hex::encode(sha2::Sha256::digest(planted.as_bytes()))
+    };
+    assert_eq!(r["config"]["sha256"], want.as_str());
+
+    // Named explicitly, a config of one's own wins over the planted one.
+    let own = c.write("own.toml", "[gate]\nquorum = 2\n");
+    let (code2, r) = scan(&["--config", own.to_str().unwrap()]);
+    assert_eq!(r["decision"], "block", "{r:#}");
+    assert_eq!(code2, 2);
+    assert!(r["config"]["path"].as_str().unwrap().ends_with("own.toml"));
+    assert_ne!(r["config"]["sha256"], want.as_str());
+}
+
 #[test]
 fn usage_errors_exit_3() {
     let c = Canary::new();
