@@ -1,6 +1,6 @@
 //! `canary scan`, `canary policy` and config handling, end to end.
 
-use crate::{code, fixture, json, jsonl, scan_local_json, stderr, stdout, Canary};
+use crate::{code, exit_of, fixture, json, jsonl, scan_local_json, stderr, stdout, Canary};
 
 fn path(rel: &str) -> String {
     fixture(rel).display().to_string()
@@ -43,17 +43,47 @@ fn postinstall_payload_with_reviewer_note_is_blocked_under_both_policies() {
     assert_eq!(r["usage"]["detector_calls"], 0);
 }
 
+/// An ordinary bug fix is not called harmful. The malicious-package
+/// pre-check does not clear it on its own: its harmless-below is set so that
+/// no more than 0.5 % of real payloads hidden in ordinary code would be
+/// cleared (training/README.md), and this diff scores above that, so it
+/// waits for detectors. A config that opts into the training-time threshold
+/// allows it.
 #[test]
-fn ordinary_bugfix_diff_is_allowed() {
+fn ordinary_bugfix_diff_is_not_harmful_and_clears_only_where_configured() {
     let c = Canary::new();
     let (o, r) = scan_local_json(&c, "diffs/bugfix.diff");
-    assert_eq!(code(&o), 0, "{r:#}");
-    assert_eq!(r["decision"], "allow");
-    assert_eq!(r["reason"], "precheck-harmless");
+    assert_eq!(code(&o), 2, "{r:#}");
+    assert_eq!(r["reason"], "inconclusive");
     for p in r["policies"].as_array().unwrap() {
-        assert_eq!(p["precheck"]["band"], "harmless", "{p:#}");
+        assert_ne!(p["precheck"]["band"], "harmful", "{p:#}");
         assert!(p["precheck"]["score"].as_f64().unwrap() < 0.5);
+        let want = if p["id"] == "prompt-injection" {
+            "harmless"
+        } else {
+            "uncertain"
+        };
+        assert_eq!(p["precheck"]["band"], want, "{p:#}");
     }
+    let cfg = c.write(
+        "opt-in.toml",
+        "[precheck.thresholds.malicious-package]\nharmful-at = 0.9996155\nharmless-below = 0.004207245\n",
+    );
+    let o = c.run(&[
+        "--config",
+        cfg.to_str().unwrap(),
+        "scan",
+        "--local-only",
+        "--format",
+        "json",
+        &path("diffs/bugfix.diff"),
+    ]);
+    let r = json(&o);
+    assert_eq!(
+        (code(&o), &r["reason"]),
+        (0, &serde_json::json!("precheck-harmless")),
+        "{r:#}"
+    );
 }
 
 #[test]
@@ -541,12 +571,14 @@ fn a_closed_stderr_is_not_a_panic() {
     ]);
     drop(child.stderr.take());
     let out = child.wait_with_output().unwrap();
+    let reports = jsonl(&out);
+    assert_eq!(reports.len(), 3);
+    let want = reports.iter().map(exit_of).max().unwrap();
     assert_eq!(
         code(&out),
-        0,
-        "every package is allowed, and the exit says so"
+        want,
+        "the decisions' exit code, not a panic's 101"
     );
-    assert_eq!(jsonl(&out).len(), 3);
 }
 
 /// A reader that goes away (`canary render PKG | head`) is an error with

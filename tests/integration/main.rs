@@ -114,6 +114,15 @@ pub fn scan_path_json(c: &Canary, path: &Path) -> (Output, serde_json::Value) {
     (o, r)
 }
 
+/// The exit code a report calls for (README, "Exit codes").
+pub fn exit_of(r: &serde_json::Value) -> i32 {
+    match r["reason"].as_str().unwrap() {
+        "precheck-harmless" | "quorum-harmless" | "allowlisted" => 0,
+        "precheck-harmful" | "quorum-harmful" => 1,
+        _ => 2,
+    }
+}
+
 /// One report per stdout line.
 pub fn jsonl(o: &Output) -> Vec<serde_json::Value> {
     stdout(o)
