@@ -237,6 +237,17 @@ pub struct ConfigInfo {
     pub sha256: String,
 }
 
+/// A score for people: four decimals, or scientific notation below 0.001,
+/// where thresholds live (`0.0000` next to "band uncertain" reads as a
+/// contradiction when harmless-below is 7e-9).
+pub fn show_score(x: f32) -> String {
+    if x != 0.0 && x.abs() < 1e-3 {
+        format!("{x:.2e}")
+    } else {
+        format!("{x:.4}")
+    }
+}
+
 impl Report {
     pub fn exit_code(&self) -> i32 {
         self.reason.exit_code()
@@ -303,10 +314,7 @@ impl Report {
             let _ = writeln!(s, "  note: {n}");
         }
         for p in &self.policies {
-            let score = p
-                .precheck
-                .score
-                .map_or("n/a".to_string(), |x| format!("{x:.4}"));
+            let score = p.precheck.score.map_or("n/a".to_string(), show_score);
             let top = p
                 .precheck
                 .top_slice
@@ -388,6 +396,9 @@ mod tests {
         assert_eq!(Reason::Allowlisted.exit_code(), 0);
         assert_eq!(Reason::QuorumHarmful.exit_code(), 1);
         assert_eq!(Reason::InputError.exit_code(), 2);
+        assert_eq!(show_score(0.57683), "0.5768");
+        assert_eq!(show_score(7.456512e-9), "7.46e-9");
+        assert_eq!(show_score(0.0), "0.0000");
         assert_eq!(Reason::Inconclusive.decision(), Decision::Block);
         assert_eq!(Report::overall_reason(&[]), Reason::Inconclusive);
         let json = serde_json::to_string(&Reason::PrecheckHarmless).unwrap();

@@ -102,7 +102,7 @@ pub fn to_sarif(reports: &[Report]) -> String {
                 let score = p
                     .precheck
                     .score
-                    .map(|s| format!(", pre-check score {s:.4}"))
+                    .map(|s| format!(", pre-check score {}", super::show_score(s)))
                     .unwrap_or_default();
                 (
                     p.id.clone(),
