@@ -811,3 +811,81 @@ fn a_package_without_readable_text_is_inconclusive() {
         );
     }
 }
+
+/// Members of a fixture `.tgz`, in order.
+fn tgz_members(rel: &str) -> Vec<(String, Vec<u8>)> {
+    use std::io::Read;
+    let gz = flate2::read::GzDecoder::new(std::fs::File::open(fixture(rel)).unwrap());
+    let mut archive = tar::Archive::new(gz);
+    let mut out = Vec::new();
+    for e in archive.entries().unwrap() {
+        let mut e = e.unwrap();
+        let path = e.path().unwrap().to_string_lossy().into_owned();
+        let mut data = Vec::new();
+        e.read_to_end(&mut data).unwrap();
+        out.push((path, data));
+    }
+    out
+}
+
+/// A payload hidden in an ordinary module of a package the pre-check
+/// clears (string-padder's synthetic .npmrc stealer and dropper, as
+/// `lib/metrics.js` of is-number, no install hook) scores far below the
+/// training-time harmless-below, which would have allowed it unasked. The
+/// shipped threshold, calibrated on payloads spliced into ordinary code,
+/// leaves it to detectors; opting back into the old value by config allows
+/// it, which is the risk the README names.
+#[test]
+fn a_payload_hidden_in_a_cleared_package_is_not_allowed() {
+    let c = Canary::new();
+    let clean = fixture("packages/benign/is-number-7.0.0.tgz");
+    let (_, r) = scan_path_json(&c, &clean);
+    assert_eq!(
+        r["reason"], "precheck-harmless",
+        "the carrier clears: {r:#}"
+    );
+    let payload = tgz_members("packages/malicious/string-padder-2.0.1.tgz")
+        .into_iter()
+        .find(|(p, _)| p == "package/install.js")
+        .unwrap()
+        .1;
+    let mut members = tgz_members("packages/benign/is-number-7.0.0.tgz");
+    members.push(("package/lib/metrics.js".into(), payload));
+    let entries: Vec<(&str, &[u8])> = members
+        .iter()
+        .map(|(p, d)| (p.as_str(), d.as_slice()))
+        .collect();
+    let hidden = c.dir.path().join("is-number-7.0.1.tgz");
+    std::fs::write(&hidden, tar_gz(&entries, false)).unwrap();
+
+    let (o, r) = scan_path_json(&c, &hidden);
+    assert_ne!(r["decision"], "allow", "{r:#}");
+    assert_eq!(code(&o), 2, "{r:#}");
+    let p = &r["policies"][0];
+    assert_eq!(p["precheck"]["location"], "lib/metrics.js:1", "{p:#}");
+    let score = p["precheck"]["score"].as_f64().unwrap();
+    assert!(
+        score < 0.004207245,
+        "diluted below the old threshold: {score}"
+    );
+
+    let opt_in = c.write(
+        "opt-in.toml",
+        "[precheck.thresholds.malicious-package]\nharmful-at = 0.9996155\nharmless-below = 0.004207245\n",
+    );
+    let o = c.run(&[
+        "--config",
+        opt_in.to_str().unwrap(),
+        "scan",
+        "--local-only",
+        "--no-cache",
+        "--format",
+        "json",
+        hidden.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        json(&o)["decision"],
+        "allow",
+        "the opted-in threshold clears it"
+    );
+}
