@@ -24,16 +24,7 @@ import json
 import subprocess
 import sys
 
-
-def sections(text):
-    """Offsets where a file section starts (`--- ` or `Binary file` lines)."""
-    starts = []
-    pos = 0
-    for line in text.splitlines(keepends=True):
-        if line.startswith("--- ") or line.startswith("Binary file"):
-            starts.append(pos)
-        pos += len(line)
-    return starts
+from splice_payloads import boundaries
 
 
 def main():
@@ -53,7 +44,7 @@ def main():
             text = subprocess.run(
                 [canary, "render", carrier], check=True, capture_output=True
             ).stdout.decode("utf-8")
-            starts = sections(text)
+            starts = boundaries(text)
             middle = min(starts, key=lambda s: abs(s - len(text) // 2))
             name = carrier.rsplit("/", 1)[-1]
             for row in harmful:

@@ -311,19 +311,17 @@ pub fn read_path(path: &Path, limits: &Limits) -> Result<Input, InputError> {
     } else {
         meta
     };
-    if target.is_dir() {
+    // The package reader refuses what is not a regular file itself.
+    if target.is_dir() || archive::ArchiveFormat::from_path(path).is_some() {
         return Ok(render::render_package(None, path, limits));
     }
     if !target.is_file() {
-        let error = format!("{source}: {NOT_A_FILE}");
-        return Ok(if archive::ArchiveFormat::from_path(path).is_some() {
-            Input::unread(&source, error)
-        } else {
-            Input::failed(None, &source, &[], error)
-        });
-    }
-    if archive::ArchiveFormat::from_path(path).is_some() {
-        return Ok(render::render_package(None, path, limits));
+        return Ok(Input::failed(
+            None,
+            &source,
+            &[],
+            format!("{source}: {NOT_A_FILE}"),
+        ));
     }
     let raw = read_capped(path, limits.max_input_bytes)?;
     Ok(match raw {

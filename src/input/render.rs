@@ -866,12 +866,12 @@ pub fn render_package_mode(
         notes,
         Ok((r.text.into(), r.sections)),
     );
+    // A scan without a base was rendered by `render_streamed`, which makes
+    // the same check; here only a version diff is left.
     if !empty && mode == RenderMode::Scan && !holds_content(&input.text) {
-        input.unjudgeable = Some(if base.is_some() {
-            "the change holds no readable text: only binary or empty files differ between the two versions, so the pre-check and the detectors would judge file names alone; review the changed files by hand".into()
-        } else {
-            "the package holds no readable text: its files are all binary or empty, so the pre-check and the detectors would judge file names alone; review its files by hand, or allowlist the artifact by sha256".into()
-        });
+        input.unjudgeable = Some(
+            "the change holds no readable text: only binary or empty files differ between the two versions, so the pre-check and the detectors would judge file names alone; review the changed files by hand".into(),
+        );
     }
     if empty {
         // Not a reason to allow: rendering normalises line endings, replaces

@@ -1,6 +1,9 @@
 //! `canary scan`, `canary policy` and config handling, end to end.
 
-use crate::{code, exit_of, fixture, json, jsonl, scan_local_json, stderr, stdout, Canary};
+use crate::{
+    code, exit_of, fixture, json, jsonl, scan_local_json, scan_path_json_under, stderr, stdout,
+    Canary, TRAINING_TIME_THRESHOLDS,
+};
 
 fn path(rel: &str) -> String {
     fixture(rel).display().to_string()
@@ -65,20 +68,8 @@ fn ordinary_bugfix_diff_is_not_harmful_and_clears_only_where_configured() {
         };
         assert_eq!(p["precheck"]["band"], want, "{p:#}");
     }
-    let cfg = c.write(
-        "opt-in.toml",
-        "[precheck.thresholds.malicious-package]\nharmful-at = 0.9996155\nharmless-below = 0.004207245\n",
-    );
-    let o = c.run(&[
-        "--config",
-        cfg.to_str().unwrap(),
-        "scan",
-        "--local-only",
-        "--format",
-        "json",
-        &path("diffs/bugfix.diff"),
-    ]);
-    let r = json(&o);
+    let cfg = c.write("opt-in.toml", TRAINING_TIME_THRESHOLDS);
+    let (o, r) = scan_path_json_under(&c, &cfg, &fixture("diffs/bugfix.diff"));
     assert_eq!(
         (code(&o), &r["reason"]),
         (0, &serde_json::json!("precheck-harmless")),

@@ -102,7 +102,17 @@ pub fn scan_local_json(c: &Canary, rel: &str) -> (Output, serde_json::Value) {
 /// `canary scan --local-only --no-cache --format json PATH`, for a file the
 /// test made.
 pub fn scan_path_json(c: &Canary, path: &Path) -> (Output, serde_json::Value) {
-    let o = c.run(&[
+    scan_json(c, &[], path)
+}
+
+/// [`scan_path_json`] under `--config CONFIG`.
+pub fn scan_path_json_under(c: &Canary, config: &Path, path: &Path) -> (Output, serde_json::Value) {
+    scan_json(c, &["--config", config.to_str().unwrap()], path)
+}
+
+fn scan_json(c: &Canary, global: &[&str], path: &Path) -> (Output, serde_json::Value) {
+    let mut args = global.to_vec();
+    args.extend([
         "scan",
         "--local-only",
         "--no-cache",
@@ -110,9 +120,14 @@ pub fn scan_path_json(c: &Canary, path: &Path) -> (Output, serde_json::Value) {
         "json",
         path.to_str().unwrap(),
     ]);
+    let o = c.run(&args);
     let r = json(&o);
     (o, r)
 }
+
+/// A config opting back into the malicious-package thresholds training set
+/// on dev alone, before session 11's recalibration for hidden payloads.
+pub const TRAINING_TIME_THRESHOLDS: &str = "[precheck.thresholds.malicious-package]\nharmful-at = 0.9996155\nharmless-below = 0.004207245\n";
 
 /// The exit code a report calls for (README, "Exit codes").
 pub fn exit_of(r: &serde_json::Value) -> i32 {

@@ -2,7 +2,10 @@
 
 use std::io::Write;
 
-use crate::{code, exit_of, fixture, json, jsonl, scan_local_json, scan_path_json, Canary};
+use crate::{
+    code, exit_of, fixture, json, jsonl, scan_local_json, scan_path_json, scan_path_json_under,
+    Canary, TRAINING_TIME_THRESHOLDS,
+};
 
 type TarGz = tar::Builder<flate2::write::GzEncoder<Vec<u8>>>;
 
@@ -869,23 +872,7 @@ fn a_payload_hidden_in_a_cleared_package_is_not_allowed() {
         "diluted below the old threshold: {score}"
     );
 
-    let opt_in = c.write(
-        "opt-in.toml",
-        "[precheck.thresholds.malicious-package]\nharmful-at = 0.9996155\nharmless-below = 0.004207245\n",
-    );
-    let o = c.run(&[
-        "--config",
-        opt_in.to_str().unwrap(),
-        "scan",
-        "--local-only",
-        "--no-cache",
-        "--format",
-        "json",
-        hidden.to_str().unwrap(),
-    ]);
-    assert_eq!(
-        json(&o)["decision"],
-        "allow",
-        "the opted-in threshold clears it"
-    );
+    let opt_in = c.write("opt-in.toml", TRAINING_TIME_THRESHOLDS);
+    let (_, r) = scan_path_json_under(&c, &opt_in, &hidden);
+    assert_eq!(r["decision"], "allow", "the opted-in threshold clears it");
 }
