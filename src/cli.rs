@@ -91,6 +91,12 @@ enum DetectorsCommand {
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum SlicingArg {
+    Bytes,
+    Files,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum Format {
     Human,
     Json,
@@ -160,6 +166,17 @@ struct TrainArgs {
     batch_size: Option<usize>,
     #[arg(long)]
     window: Option<usize>,
+    /// Overlap between consecutive slices in bytes (default: window / 8).
+    #[arg(long)]
+    overlap: Option<usize>,
+    /// Cut texts into slices by file section (`files`) or by length only
+    /// (`bytes`, the default).
+    #[arg(long, value_enum)]
+    slicing: Option<SlicingArg>,
+    /// With `--slicing files`: neighbouring file sections share a slice
+    /// while together within this many bytes (default 0: each alone).
+    #[arg(long)]
+    pack: Option<usize>,
     /// Pool over distinct features (presence) instead of every occurrence.
     #[arg(long)]
     distinct_pooling: bool,
@@ -268,9 +285,29 @@ pub fn build_coordinator(
             }
             None => None,
         };
+        let config_dir = config
+            .path
+            .as_deref()
+            .and_then(Path::parent)
+            .map(Path::to_path_buf);
+        let veto_ref = match config.precheck.vetoes.get(&p.id) {
+            Some(v) if v == "off" => None,
+            Some(v) => Some((v.clone(), config_dir.clone())),
+            None => p.precheck_veto.clone().map(|v| (v, p.base_dir.clone())),
+        };
+        let veto = match veto_ref {
+            Some((r, base)) => {
+                let m = crate::precheck::load(&r, base.as_deref(), &device).with_context(|| {
+                    format!("loading the pre-check veto model for policy `{}`", p.id)
+                })?;
+                Some(m as Arc<dyn crate::precheck::Precheck>)
+            }
+            None => None,
+        };
         gates.push(PolicyGate {
             policy: p.clone(),
             precheck,
+            veto,
         });
     }
     let detectors: Vec<Arc<dyn Detector>> = config
@@ -776,9 +813,28 @@ fn train_cmd(a: TrainArgs) -> Result<i32> {
     if let Some(v) = a.batch_size {
         o.batch = v.max(1);
     }
+    if let Some(v) = a.slicing {
+        o.slicing = match v {
+            SlicingArg::Bytes => crate::precheck::Slicing::Bytes,
+            SlicingArg::Files => crate::precheck::Slicing::Files,
+        };
+    }
     if let Some(v) = a.window {
         o.window = v.max(256);
         o.overlap = o.window / 8;
+    }
+    if let Some(v) = a.overlap {
+        o.overlap = v;
+    }
+    if let Some(v) = a.pack {
+        o.pack = v;
+    }
+    if o.overlap >= o.window {
+        bail!(
+            "--overlap {} must be smaller than the window ({} bytes)",
+            o.overlap,
+            o.window
+        );
     }
     o.progress = !a.quiet && std::io::stderr().is_terminal();
     o.log = !a.quiet;

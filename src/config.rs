@@ -120,6 +120,11 @@ pub struct PrecheckConfig {
     /// Per-policy model override: policy id ⇒ `builtin:NAME`, a directory, or `hf:REPO`.
     #[serde(default)]
     pub models: BTreeMap<String, String>,
+    /// Per-policy veto override (the policy's `precheck-veto`): a model
+    /// reference as above, or `"off"` to let the pre-check model allow on
+    /// its own (the report's config hash records the choice).
+    #[serde(default)]
+    pub vetoes: BTreeMap<String, String>,
     /// Per-policy threshold override.
     #[serde(default)]
     pub thresholds: BTreeMap<String, Thresholds>,
@@ -330,6 +335,13 @@ impl Config {
                 ));
             }
         }
+        for (policy, v) in &self.precheck.vetoes {
+            if v.trim().is_empty() {
+                p.push(format!(
+                    "`precheck.vetoes.{policy}` must not be empty: name a model, or \"off\""
+                ));
+            }
+        }
         if let Some(d) = &self.precheck.device {
             if !matches!(d.as_str(), "cpu" | "cuda" | "metal") {
                 p.push(format!(
@@ -451,6 +463,16 @@ mod tests {
     #[test]
     fn wrong_types_and_values_are_refused() {
         assert!(Config::from_toml("[gate]\nquorum = \"two\"", "t").is_err());
+        let err = Config::from_toml("[precheck.vetoes]\nmalicious-package = \" \"", "t")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("`precheck.vetoes.malicious-package` must not be empty"),
+            "{err}"
+        );
+        let off = Config::from_toml("[precheck.vetoes]\nmalicious-package = \"off\"", "t").unwrap();
+        assert_eq!(off.precheck.vetoes["malicious-package"], "off");
+        assert!(Config::from_toml("[precheck.veto]\nmalicious-package = \"off\"", "t").is_err());
         assert!(Config::from_toml("[precheck]\nmode = \"sometimes\"", "t").is_err());
         assert!(Config::from_toml(
             "[[detectors]]\nid='a'\nkind='gemini'\nbase-url='http://x'\nmodel='m'",

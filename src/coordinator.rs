@@ -16,7 +16,7 @@ use crate::policy::Policy;
 use crate::precheck::Precheck;
 use crate::report::{
     Band, Decision, DetectorReport, InputInfo, PolicyReport, PrecheckReport, QuorumReport, Reason,
-    Report, ReviewReport, Span, Usage, Vote, SCHEMA,
+    Report, ReviewReport, Span, Usage, VetoReport, Vote, SCHEMA,
 };
 
 /// The fail-closed decision for one policy.
@@ -109,6 +109,44 @@ pub fn review_regions(scores: &[(f32, Span)], harmless_below: f32) -> Vec<Span> 
     regions.into_iter().map(|(_, span)| span).collect()
 }
 
+/// The band after a veto model's check: it can only turn a harmless band
+/// into uncertain (when it did not clear the input), never anything else.
+pub fn veto_band(band: Band, veto_cleared: bool) -> Band {
+    match band {
+        Band::Harmless if !veto_cleared => Band::Uncertain,
+        other => other,
+    }
+}
+
+/// The union of two region lists as [`review_regions`] gives them: spans
+/// that overlap or touch are merged; `first`'s order is kept (its spans
+/// ranked by its model's scores), then what only `second` holds, in its
+/// order.
+pub fn merge_regions(first: &[Span], second: &[Span]) -> Vec<Span> {
+    let meets = |a: &Span, b: &Span| a.start <= b.end && b.start <= a.end;
+    let union = |a: Span, b: Span| Span {
+        start: a.start.min(b.start),
+        end: a.end.max(b.end),
+    };
+    let mut out: Vec<Span> = first.to_vec();
+    for sp in second {
+        let Some(mut i) = out.iter().position(|r| meets(r, sp)) else {
+            out.push(*sp);
+            continue;
+        };
+        let mut cur = union(out[i], *sp);
+        // A grown span can reach further kept spans: fold them in.
+        while let Some(j) = (0..out.len()).find(|&k| k != i && meets(&out[k], &cur)) {
+            cur = union(cur, out.remove(j));
+            if j < i {
+                i -= 1;
+            }
+        }
+        out[i] = cur;
+    }
+    out
+}
+
 /// Whether a slice's score clears it (NaN, an error, never does).
 fn clears(score: f32, harmless_below: f32) -> bool {
     score < harmless_below
@@ -118,6 +156,9 @@ fn clears(score: f32, harmless_below: f32) -> bool {
 pub struct PolicyGate {
     pub policy: Policy,
     pub precheck: Option<Arc<dyn Precheck>>,
+    /// The policy's `precheck-veto`: must also clear an input before the
+    /// pre-check allows it (see [`veto_band`]).
+    pub veto: Option<Arc<dyn Precheck>>,
 }
 
 /// Everything a scan needs, built once per run.
@@ -142,6 +183,7 @@ impl Coordinator {
                 serde_json::json!({
                     "policy": g.policy,
                     "model": g.precheck.as_ref().map(|m| m.fingerprint()),
+                    "veto": g.veto.as_ref().map(|m| m.fingerprint()),
                 })
             })
             .collect();
@@ -305,6 +347,46 @@ impl Coordinator {
                         }
                     }
                 }
+                // The veto confirms an allow, and where detectors will be
+                // asked it adds what it did not clear to their review (a
+                // payload the main model's long slices diluted). Without an
+                // askable detector an uncertain band blocks anyway, so it
+                // is not run there.
+                let mut veto_report = None;
+                if let Some(v) = &gate.veto {
+                    let review_asked = regions.is_some() && b == Band::Uncertain && self.askable();
+                    if b == Band::Harmless || review_asked {
+                        let vs = v.slice_scores(&input.text);
+                        let vt = v.thresholds();
+                        let top = crate::precheck::PrecheckScore::of(&vs);
+                        let cleared = clears(top.score, vt.harmless_below);
+                        if let Some(r) = &mut regions {
+                            *r = merge_regions(r, &review_regions(&vs, vt.harmless_below));
+                        }
+                        let vetoed = veto_band(b, cleared) != b;
+                        b = veto_band(b, cleared);
+                        if vetoed {
+                            note = Some(format!(
+                                "the main model cleared this input, but the veto model {} scores {} at or above its harmless-below {}: left to detectors",
+                                v.model_id(),
+                                crate::report::show_score(top.score),
+                                crate::report::show_score(vt.harmless_below)
+                            ));
+                        }
+                        veto_report = Some(VetoReport {
+                            model: v.model_id().to_string(),
+                            score: top.score,
+                            slices: top.slices,
+                            top_slice: top.top_slice,
+                            location: if vetoed {
+                                input.locate(top.top_slice.start)
+                            } else {
+                                None
+                            },
+                            cleared,
+                        });
+                    }
+                }
                 // Plain inputs have no sections: no rescoring, no location.
                 let location = input.locate(input.hotspot(s.top_slice, |t| model.score(t).score));
                 (
@@ -316,6 +398,7 @@ impl Coordinator {
                         top_slice: Some(s.top_slice),
                         location,
                         note,
+                        veto: veto_report,
                     },
                     Some(b),
                 )
@@ -348,11 +431,7 @@ impl Coordinator {
             // Without a detector that would be asked (none configured, or
             // all remote under --local-only) there is no cost to bound, and
             // the detectors are listed as skipped as usual.
-            let askable = self
-                .detectors
-                .iter()
-                .any(|d| !self.local_only || d.is_local());
-            if askable && bytes > max {
+            if self.askable() && bytes > max {
                 review.withheld = Some(format!(
                     "{bytes} bytes in {} region(s) need review, over max-review-bytes ({max}); no detector was asked. Raise [gate] max-review-bytes (and deadline-secs) to send them",
                     review.regions
@@ -365,6 +444,14 @@ impl Coordinator {
             (None, Vec::new())
         };
         self.policy_report(gate, band, precheck, review, detectors)
+    }
+
+    /// Whether some detector would be asked (one is configured and, under
+    /// `--local-only`, on loopback).
+    fn askable(&self) -> bool {
+        self.detectors
+            .iter()
+            .any(|d| !self.local_only || d.is_local())
     }
 
     /// The policy's report: its reason decided from the pre-check band and
@@ -632,6 +719,7 @@ mod tests {
             vec![PolicyGate {
                 policy: Policy::builtin("malicious-package").unwrap(),
                 precheck: Some(Arc::new(Levels) as Arc<dyn Precheck>),
+                veto: None,
             }],
             detectors,
             local_only,
@@ -647,6 +735,7 @@ mod tests {
             PolicyGate {
                 policy,
                 precheck: Some(Arc::new(Levels) as Arc<dyn Precheck>),
+                veto: None,
             }
         };
         let code = "x".repeat(64);
@@ -784,8 +873,8 @@ mod tests {
                 harmless_below: 0.05,
             }
         }
-        fn window(&self) -> (usize, usize) {
-            (64, 0)
+        fn slice_rule(&self) -> crate::precheck::SliceRule {
+            crate::precheck::SliceRule::bytes(64, 0)
         }
         fn slice_score(&self, slice: &[u8]) -> f32 {
             let has = |w: &[u8]| slice.windows(w.len()).any(|x| x == w);
@@ -902,6 +991,134 @@ mod tests {
         assert_eq!(p.review.unwrap().withheld, None);
         assert_eq!(p.quorum.skipped, 3);
         assert_eq!(p.reason, Reason::Inconclusive);
+    }
+
+    /// A veto that does not clear any 16-byte slice holding "HIDDEN"
+    /// (0.5 against its harmless-below of 0.1), and NaN on "ERR".
+    struct Hidden;
+    impl Precheck for Hidden {
+        fn model_id(&self) -> &str {
+            "hidden"
+        }
+        fn thresholds(&self) -> crate::config::Thresholds {
+            crate::config::Thresholds {
+                harmful_at: 0.4,
+                harmless_below: 0.1,
+            }
+        }
+        fn slice_rule(&self) -> crate::precheck::SliceRule {
+            crate::precheck::SliceRule::bytes(16, 0)
+        }
+        fn slice_score(&self, slice: &[u8]) -> f32 {
+            let has = |w: &[u8]| slice.windows(w.len()).any(|x| x == w);
+            if has(b"ERR") {
+                f32::NAN
+            } else if has(b"HIDDEN") {
+                0.5
+            } else {
+                0.0
+            }
+        }
+    }
+
+    #[test]
+    fn veto_band_only_withdraws_an_allow() {
+        for cleared in [true, false] {
+            assert_eq!(veto_band(Band::Harmful, cleared), Band::Harmful);
+            assert_eq!(veto_band(Band::Uncertain, cleared), Band::Uncertain);
+        }
+        assert_eq!(veto_band(Band::Harmless, true), Band::Harmless);
+        assert_eq!(veto_band(Band::Harmless, false), Band::Uncertain);
+    }
+
+    #[test]
+    fn merged_regions_cover_both_lists_and_nothing_else() {
+        let a = vec![sp(100, 120), sp(0, 10), sp(40, 50)];
+        let b = vec![sp(8, 20), sp(60, 70), sp(20, 45)];
+        let m = merge_regions(&a, &b);
+        // 8..20 joins 0..10; 20..45 then joins that and 40..50.
+        assert_eq!(m, vec![sp(100, 120), sp(0, 50), sp(60, 70)]);
+        for x in 0..130 {
+            let in_input = a.iter().chain(&b).any(|r| r.start <= x && x < r.end);
+            let in_merged = m.iter().any(|r| r.start <= x && x < r.end);
+            assert_eq!(in_input, in_merged, "byte {x}");
+        }
+        for (i, r) in m.iter().enumerate() {
+            for q in &m[i + 1..] {
+                assert!(
+                    r.end < q.start || q.end < r.start,
+                    "{r:?} and {q:?} overlap"
+                );
+            }
+        }
+        assert_eq!(merge_regions(&a, &[]), a);
+        assert_eq!(merge_regions(&[], &b[..1]), vec![sp(8, 20)]);
+    }
+
+    #[test]
+    fn a_veto_keeps_a_cleared_input_from_being_allowed_and_adds_its_regions() {
+        let calm = "c".repeat(64);
+        let gate = |veto: bool| PolicyGate {
+            policy: Policy::builtin("malicious-package").unwrap(),
+            precheck: Some(Arc::new(Levels) as Arc<dyn Precheck>),
+            veto: veto.then(|| Arc::new(Hidden) as Arc<dyn Precheck>),
+        };
+        let run = |veto: bool, body: &str, detectors: bool| {
+            let d = Arc::new(Recorder {
+                local: true,
+                ..Default::default()
+            });
+            let dets: Vec<Arc<dyn Detector>> = if detectors {
+                vec![d.clone(), d.clone(), d.clone()]
+            } else {
+                Vec::new()
+            };
+            let c = Coordinator::new(Config::default(), vec![gate(veto)], dets, true).unwrap();
+            let input = package(&[("pkg/mod.py", body.to_string())]);
+            let p = c.scan(&input, &["malicious-package".to_string()]).policies[0].clone();
+            let seen = d.seen.lock().unwrap().clone();
+            (p, seen)
+        };
+        // "HIDDEN" in calm text: the main model clears it (0.01 < 0.05).
+        let hidden = format!("{calm}{:-<58}HIDDEN{calm}", "");
+        let (p, _) = run(false, &hidden, false);
+        assert_eq!(p.reason, Reason::PrecheckHarmless, "no veto: allowed");
+        let (p, _) = run(true, &hidden, false);
+        assert_eq!(
+            (p.decision, p.reason),
+            (Decision::Block, Reason::Inconclusive),
+            "the veto withdraws the allow"
+        );
+        assert_eq!(p.precheck.band, Band::Uncertain);
+        let v = p.precheck.veto.clone().unwrap();
+        assert!(!v.cleared && v.score == 0.5, "{v:?}");
+        assert_eq!(v.location.as_deref(), Some("pkg/mod.py:1"));
+        assert!(p.precheck.note.unwrap().contains("veto model hidden"));
+        // With detectors, they review exactly the veto's uncleared slice
+        // (HIDDEN ends the 16-byte slice at 112..128; the main model's
+        // 64-byte slices are all cleared).
+        let (p, seen) = run(true, &hidden, true);
+        assert_eq!(p.reason, Reason::QuorumHarmless);
+        assert_eq!(p.review.unwrap().bytes, 16);
+        assert_eq!(seen.len(), 3, "{seen:?}");
+        assert!(
+            seen.iter().all(|s| s.ends_with("----------HIDDEN")),
+            "{seen:?}"
+        );
+        // A veto that errs (NaN) never clears.
+        let err = format!("{calm}ERR{calm}");
+        let (p, _) = run(true, &err, false);
+        assert_eq!(p.reason, Reason::Inconclusive);
+        assert!(p.precheck.veto.unwrap().score.is_nan());
+        // Text the veto clears stays allowed, and the report says so.
+        let (p, _) = run(true, &format!("{calm}{calm}"), false);
+        assert_eq!(p.reason, Reason::PrecheckHarmless);
+        let v = p.precheck.veto.unwrap();
+        assert!(v.cleared && v.location.is_none());
+        // A harmful band is left alone: the veto is not even run.
+        let (p, _) = run(true, &format!("{calm}PAYLOAD HIDDEN"), false);
+        assert_eq!(p.reason, Reason::PrecheckHarmful);
+        assert!(p.precheck.veto.is_none());
     }
 
     #[test]

@@ -77,6 +77,12 @@ pub struct Policy {
     /// Which pre-check model scores this policy (`builtin:NAME`, a directory,
     /// or `hf:REPO`). `None`: no pre-check model, every input is uncertain.
     pub precheck_model: Option<String>,
+    /// A second model that must also clear an input before the pre-check
+    /// may allow it (same reference forms). It can only turn a harmless
+    /// band into uncertain, never the reverse, and never calls anything
+    /// harmful; where detectors review the text, its uncleared slices are
+    /// reviewed too. `None`: the pre-check model decides alone.
+    pub precheck_veto: Option<String>,
     /// Harm under this policy is done by code. For a rendered package, a
     /// pre-check harmful band is kept only when a slice holding code reaches
     /// it; a harmful score on documentation or data alone (test fixtures
@@ -103,6 +109,7 @@ struct RawPolicy {
     precheck_signals: Option<Vec<String>>,
     detector_guidance: Option<Vec<String>>,
     precheck_model: Option<String>,
+    precheck_veto: Option<String>,
     harmful_needs_code: Option<bool>,
     protocol: Option<Protocol>,
 }
@@ -189,10 +196,19 @@ fn validate(raw: RawPolicy, origin: &str) -> Result<Policy, PolicyError> {
             }
         }
     }
-    if let Some(model) = &raw.precheck_model {
-        if model.trim().is_empty() {
-            problems.push("`precheck-model` must not be empty when given".to_string());
+    for (name, value) in [
+        ("precheck-model", &raw.precheck_model),
+        ("precheck-veto", &raw.precheck_veto),
+    ] {
+        if value.as_deref().is_some_and(|m| m.trim().is_empty()) {
+            problems.push(format!("`{name}` must not be empty when given"));
         }
+    }
+    if raw.precheck_veto.is_some() && raw.precheck_model.is_none() {
+        problems.push(
+            "`precheck-veto` needs a `precheck-model`: a veto only checks that model's allow"
+                .to_string(),
+        );
     }
     match &raw.protocol {
         None => problems.push("missing required table `[protocol]`".to_string()),
@@ -232,6 +248,7 @@ fn validate(raw: RawPolicy, origin: &str) -> Result<Policy, PolicyError> {
         precheck_signals: raw.precheck_signals.unwrap_or_default(),
         detector_guidance: raw.detector_guidance.unwrap_or_default(),
         precheck_model: raw.precheck_model,
+        precheck_veto: raw.precheck_veto,
         harmful_needs_code: raw.harmful_needs_code.unwrap_or(false),
         protocol: raw.protocol.expect("checked above"),
         origin: origin.to_string(),
@@ -355,6 +372,27 @@ mod tests {
             Policy::from_toml(&text, "t.toml"),
             Err(PolicyError::Parse { .. })
         ));
+    }
+
+    #[test]
+    fn a_veto_is_checked_like_a_model_and_needs_one() {
+        let mp = include_str!("../policies/malicious-package.toml");
+        let p = Policy::builtin("malicious-package").unwrap();
+        assert_eq!(
+            p.precheck_veto.as_deref(),
+            Some("builtin:malicious-package-files")
+        );
+        assert!(crate::precheck::builtin_models().contains(&"malicious-package-files"));
+        let err = |text: &str| Policy::from_toml(text, "t.toml").unwrap_err().to_string();
+        let empty = mp.replace(
+            "precheck-veto = \"builtin:malicious-package-files\"",
+            "precheck-veto = \" \"",
+        );
+        assert!(err(&empty).contains("`precheck-veto` must not be empty"));
+        let alone = mp.replace("precheck-model = \"builtin:malicious-package\"\n", "");
+        assert!(err(&alone).contains("`precheck-veto` needs a `precheck-model`"));
+        let typo = mp.replace("precheck-veto", "precheck-vetoo");
+        assert!(err(&typo).contains("precheck-vetoo"));
     }
 
     #[test]

@@ -162,6 +162,11 @@ pub struct TrainOptions {
     pub features: FeatureConfig,
     pub window: usize,
     pub overlap: usize,
+    /// How texts are cut into slices, in training and in every scan with
+    /// the model (recorded in its config).
+    pub slicing: crate::precheck::Slicing,
+    /// With `files` slicing, pack neighbouring sections up to this many bytes.
+    pub pack: usize,
     pub batch: usize,
     pub lr: f64,
     pub weight_decay: f64,
@@ -196,6 +201,8 @@ impl TrainOptions {
             features: FeatureConfig::default(),
             window,
             overlap,
+            slicing: crate::precheck::Slicing::Bytes,
+            pack: 0,
             batch: 32,
             lr: 0.01,
             weight_decay: 1e-4,
@@ -402,14 +409,15 @@ fn weighted_bce(logits: &Tensor, labels: &Tensor, weights: &Tensor) -> candle_co
 fn featurize(
     examples: &[Example],
     cfg: &FeatureConfig,
-    window: usize,
-    overlap: usize,
+    rule: crate::precheck::SliceRule,
 ) -> Vec<Featurized> {
     examples
         .par_iter()
         .map(|e| {
             let bytes = e.text.as_bytes();
-            let windows = crate::precheck::slices(bytes.len(), window, overlap)
+            // The same cut as every scan with the model (`Precheck::score`).
+            let spans = rule.spans_of(bytes);
+            let windows = spans
                 .into_iter()
                 .map(|s| weighted_features(&bytes[s.start..s.end], cfg))
                 .collect();
@@ -573,7 +581,13 @@ pub fn train(opts: &TrainOptions) -> Result<TrainReport, TrainError> {
     let dev = &opts.device;
     let mut rng = StdRng::seed_from_u64(opts.seed);
     let rows = 1usize << opts.features.buckets_log2;
-    let feats = featurize(&train_rows, &opts.features, opts.window, opts.overlap);
+    let rule = crate::precheck::SliceRule {
+        window: opts.window,
+        overlap: opts.overlap,
+        slicing: opts.slicing,
+        pack: opts.pack,
+    };
+    let feats = featurize(&train_rows, &opts.features, rule);
     let params = Params::init(&mut rng, rows, opts.dim, opts.hidden, dev)?;
     let mut opt = AdamW::new(
         params.vars(),
@@ -591,6 +605,8 @@ pub fn train(opts: &TrainOptions) -> Result<TrainReport, TrainError> {
         hidden: opts.hidden,
         window: opts.window,
         overlap: opts.overlap,
+        slicing: opts.slicing,
+        pack: opts.pack,
         concept_channel: true,
         thresholds: Thresholds {
             harmful_at: 0.5,
@@ -857,7 +873,7 @@ mod tests {
             weight: 1.0,
         })
         .collect();
-        let feats = featurize(&ex, &cfg, 8, 2);
+        let feats = featurize(&ex, &cfg, crate::precheck::SliceRule::bytes(8, 2));
         let mut rng = StdRng::seed_from_u64(7);
         let p = Params::init(&mut rng, 256, 4, 3, &dev).unwrap();
         // Make every hidden unit active so each receives a gradient.
@@ -910,7 +926,7 @@ mod tests {
             all_added: None,
             weight: 1.0,
         }];
-        let feats = featurize(&ex, &cfg, 1 << 16, 0);
+        let feats = featurize(&ex, &cfg, crate::precheck::SliceRule::bytes(1 << 16, 0));
         let mut rng = StdRng::seed_from_u64(3);
         let p = Params::init(&mut rng, 64, 4, 3, &dev).unwrap();
         p.b1.set(&Tensor::new(&[0.5f32, 0.5, 0.5], &dev).unwrap())

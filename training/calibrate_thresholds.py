@@ -2,6 +2,7 @@
 """Recalibrate a model's harmless-below on more harmful rows than dev holds.
 
     calibrate_thresholds.py MODEL_DIR SCORES.jsonl... [--max-fnr F] [--write]
+        [--veto VETO_DIR --veto-scores VSCORES.jsonl...] [--cap X]
 
 SCORES are `canary eval --scores` outputs of MODEL_DIR (one JSON line per
 row: label, score). harmless-below becomes the score of the k-th lowest
@@ -13,6 +14,14 @@ text, `splice_payloads.py`) bound it as well. harmful-at is left as it is.
 With --write, MODEL_DIR/config.json gets the new value, the manifest's
 config-sha256 follows it, and MODEL_DIR/calibration.json records the inputs
 (sha256 of each scores file), the rule and the result. Standard library only.
+
+With --veto (the policy's `precheck-veto` model; VSCORES are its scores of
+the same rows, matched by id), a row is cleared only when both models clear
+it, so the rule counts only the harmful rows the veto clears at its own
+harmless-below: harmless-below becomes the k-th lowest score among those
+(k = floor(F * n) over all n harmful rows), and no higher than --cap (the
+model's training-time value from dev: the pair never clears more than the
+model would alone).
 """
 import argparse
 import hashlib
@@ -27,18 +36,48 @@ def main():
     ap.add_argument("scores", nargs="+")
     ap.add_argument("--max-fnr", type=float, default=0.005)
     ap.add_argument("--write", action="store_true")
+    ap.add_argument("--veto")
+    ap.add_argument("--veto-scores", nargs="+", default=[])
+    ap.add_argument("--cap", type=float)
     a = ap.parse_args()
-    harmful, inputs = [], []
-    for path in a.scores:
-        with open(path, "rb") as f:
-            raw = f.read()
-        rows = [json.loads(l) for l in raw.decode("utf-8").splitlines() if l.strip()]
-        scores = [r["score"] for r in rows if r["label"] == "harmful"]
-        harmful += scores
-        inputs.append({"path": path, "sha256": hashlib.sha256(raw).hexdigest(), "harmful_rows": len(scores)})
-    harmful.sort()
+
+    def read(paths):
+        rows, inputs = [], []
+        for path in paths:
+            with open(path, "rb") as f:
+                raw = f.read()
+            got = [json.loads(l) for l in raw.decode("utf-8").splitlines() if l.strip()]
+            rows += got
+            n = sum(r["label"] == "harmful" for r in got)
+            inputs.append({"path": path, "sha256": hashlib.sha256(raw).hexdigest(), "harmful_rows": n})
+        return rows, inputs
+
+    rows, inputs = read(a.scores)
+    harmful = sorted(r["score"] for r in rows if r["label"] == "harmful")
     k = math.floor(a.max_fnr * len(harmful))
     value = harmful[min(k, len(harmful) - 1)]
+    rule = f"harmless-below = sorted(harmful scores)[k], k = floor({a.max_fnr} * n) = {k}, n = {len(harmful)}"
+    if a.veto:
+        with open(os.path.join(a.veto, "config.json"), encoding="utf-8") as f:
+            veto_below = json.load(f)["thresholds"]["harmless-below"]
+        vrows, vinputs = read(a.veto_scores)
+        vscore = {r["id"]: r["score"] for r in vrows}
+        missing = [r["id"] for r in rows if r["id"] not in vscore]
+        if missing:
+            raise SystemExit(f"{len(missing)} rows have no veto score (first: {missing[0]})")
+        # NaN never clears: `not (x < t)` holds for it.
+        through = sorted(r["score"] for r in rows
+                         if r["label"] == "harmful" and vscore[r["id"]] < veto_below)
+        value = through[k] if k < len(through) else float("inf")
+        if a.cap is not None:
+            value = min(value, a.cap)
+        rule = (f"harmless-below = min(cap {a.cap}, sorted(scores of harmful rows the veto "
+                f"{a.veto} clears below {veto_below})[k]), k = floor({a.max_fnr} * n) = {k}, "
+                f"n = {len(harmful)}; the veto clears {len(through)} of them")
+        inputs += [dict(v, veto=True) for v in vinputs]
+        print(rule)
+    if value == float("inf"):
+        raise SystemExit("no bound: give --cap")
     config_path = os.path.join(a.model, "config.json")
     with open(config_path, encoding="utf-8") as f:
         config = json.load(f)
@@ -60,7 +99,7 @@ def main():
         f.write(json.dumps(manifest, indent=2))
     with open(os.path.join(a.model, "calibration.json"), "w", encoding="utf-8") as f:
         f.write(json.dumps({
-            "rule": f"harmless-below = sorted(harmful scores)[k], k = floor({a.max_fnr} * n) = {k}, n = {len(harmful)}",
+            "rule": rule,
             "harmless-below": {"before": before, "after": value},
             "inputs": inputs,
         }, indent=2) + "\n")

@@ -86,6 +86,14 @@ impl Text {
         }
     }
 
+    /// The pieces in order with the byte offset each starts at.
+    pub fn pieces_at(&self) -> impl Iterator<Item = (usize, &str)> + '_ {
+        self.starts
+            .iter()
+            .copied()
+            .zip(self.pieces.iter().map(String::as_str))
+    }
+
     /// The pieces overlapping `range` (clamped to the text), each cut to it.
     fn parts(&self, range: Range<usize>) -> impl Iterator<Item = &[u8]> + '_ {
         let end = range.end.min(self.len);

@@ -44,8 +44,8 @@ pub trait Precheck: Send + Sync {
     fn model_id(&self) -> &str;
     /// The model's calibrated thresholds.
     fn thresholds(&self) -> Thresholds;
-    /// Slice length and overlap between consecutive slices, in bytes.
-    fn window(&self) -> (usize, usize);
+    /// How this pre-check cuts a text into the slices it scores.
+    fn slice_rule(&self) -> SliceRule;
     /// The score of one slice. NaN (an error) bands as uncertain.
     fn slice_score(&self, slice: &[u8]) -> f32;
     /// Whether slices may be scored on several threads at once.
@@ -55,8 +55,7 @@ pub trait Precheck: Send + Sync {
     /// The score of every slice of `text`, with its byte span, in order.
     fn slice_scores(&self, text: &Text) -> Vec<(f32, Span)> {
         use rayon::prelude::*;
-        let (window, overlap) = self.window();
-        let spans = slices(text.len(), window, overlap);
+        let spans = self.slice_rule().spans(text);
         let score_one = |span: &Span| {
             let s = text.with_bytes(span.start..span.end, |b| self.slice_score(b));
             (s, *span)
@@ -72,8 +71,9 @@ pub trait Precheck: Send + Sync {
     /// (its callers, training and the hotspot search, parallelise over
     /// inputs or hold one slice).
     fn score(&self, text: &[u8]) -> PrecheckScore {
-        let (window, overlap) = self.window();
-        let scores: Vec<(f32, Span)> = slices(text.len(), window, overlap)
+        let scores: Vec<(f32, Span)> = self
+            .slice_rule()
+            .spans_of(text)
             .into_iter()
             .map(|sp| (self.slice_score(&text[sp.start..sp.end]), sp))
             .collect();
@@ -105,6 +105,166 @@ pub fn slices(len: usize, window: usize, overlap: usize) -> Vec<Span> {
     out
 }
 
+/// How a text is cut into the slices a model scores; see [`file_slices`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Slicing {
+    /// Overlapping windows over the whole text, blind to files.
+    #[default]
+    Bytes,
+    /// Each file section on its own, a long one cut into overlapping
+    /// windows: a slice never mixes two files.
+    Files,
+}
+
+impl Slicing {
+    pub fn is_bytes(&self) -> bool {
+        *self == Slicing::Bytes
+    }
+}
+
+/// How a text is cut into slices: the model's `window`, `overlap`,
+/// `slicing` and `pack` (see [`ModelConfig`](model::ModelConfig)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SliceRule {
+    pub window: usize,
+    pub overlap: usize,
+    pub slicing: Slicing,
+    /// Under [`Slicing::Files`], neighbouring sections share a slice while
+    /// together they stay within this many bytes (0: every section alone).
+    pub pack: usize,
+}
+
+impl SliceRule {
+    /// Windows over the whole text.
+    pub fn bytes(window: usize, overlap: usize) -> SliceRule {
+        SliceRule {
+            window,
+            overlap,
+            slicing: Slicing::Bytes,
+            pack: 0,
+        }
+    }
+
+    /// The spans to score in `text`, in text order; never empty.
+    pub fn spans(&self, text: &Text) -> Vec<Span> {
+        match self.slicing {
+            Slicing::Bytes => slices(text.len(), self.window, self.overlap),
+            Slicing::Files => {
+                let pieces = text.pieces_at().map(|(s, p)| (s, p.as_bytes()));
+                let starts = section_starts(pieces, |r, out| text.extend_into(r, out));
+                self.cut_sections(starts, text.len())
+            }
+        }
+    }
+
+    /// [`SliceRule::spans`] of contiguous bytes.
+    pub fn spans_of(&self, bytes: &[u8]) -> Vec<Span> {
+        match self.slicing {
+            Slicing::Bytes => slices(bytes.len(), self.window, self.overlap),
+            Slicing::Files => {
+                let starts = section_starts(std::iter::once((0, bytes)), |r, out| {
+                    out.extend_from_slice(&bytes[r.start.min(bytes.len())..r.end.min(bytes.len())])
+                });
+                self.cut_sections(starts, bytes.len())
+            }
+        }
+    }
+
+    /// The slices of [`Slicing::Files`]: the text before the first section
+    /// (if any) and each file section, neighbours packed together up to
+    /// `pack` bytes, a longer one cut by [`slices`] so that no slice is
+    /// longer than `window`. A payload added as a file of its own shares a
+    /// slice with at most `pack` bytes of small files, however large the
+    /// package around it; one spliced into a file shares a slice with at
+    /// most `window` bytes of it.
+    fn cut_sections(&self, mut bounds: Vec<usize>, len: usize) -> Vec<Span> {
+        if bounds.first() != Some(&0) {
+            bounds.insert(0, 0);
+        }
+        bounds.push(len);
+        bounds.dedup();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i + 1 < bounds.len() {
+            let a = bounds[i];
+            let mut j = i + 1;
+            while j + 1 < bounds.len() && bounds[j + 1] - a <= self.pack {
+                j += 1;
+            }
+            let b = bounds[j];
+            out.extend(
+                slices(b - a, self.window, self.overlap)
+                    .into_iter()
+                    .map(|s| Span {
+                        start: a + s.start,
+                        end: a + s.end,
+                    }),
+            );
+            i = j;
+        }
+        if out.is_empty() {
+            out.push(Span { start: 0, end: 0 });
+        }
+        out
+    }
+}
+
+/// Whether the line at the start of `line` opens a file section of the
+/// rendered diff (`--- /dev/null`, `--- a/PATH`, `Binary file…`). Content
+/// lines start with `+`, `-`, ` `, `@` or `\\`, so only a removed line whose
+/// own text starts `-- a/` or `-- /dev/null` could be mistaken for one, and
+/// that only moves a slice boundary.
+fn opens_section(line: &[u8]) -> bool {
+    line.starts_with(b"--- a/")
+        || line.starts_with(b"--- /dev/null")
+        || line.starts_with(b"Binary file")
+}
+
+/// Longest prefix [`opens_section`] looks at.
+const SECTION_PREFIX: usize = 13;
+
+/// Offsets where a file section starts, in order, in the text made of
+/// `pieces` (each with its offset); `read` copies a range of that text,
+/// for a line start whose prefix straddles two pieces.
+fn section_starts<'a>(
+    pieces: impl Iterator<Item = (usize, &'a [u8])>,
+    read: impl Fn(std::ops::Range<usize>, &mut Vec<u8>),
+) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut at_line_start = true;
+    let mut head = Vec::with_capacity(SECTION_PREFIX);
+    for (start, bytes) in pieces {
+        let mut check = |rel: usize| {
+            if !matches!(bytes.get(rel), Some(b'-' | b'B')) {
+                return;
+            }
+            let opens = if rel + SECTION_PREFIX <= bytes.len() {
+                opens_section(&bytes[rel..])
+            } else {
+                head.clear();
+                read(start + rel..start + rel + SECTION_PREFIX, &mut head);
+                opens_section(&head)
+            };
+            if opens {
+                out.push(start + rel);
+            }
+        };
+        if at_line_start {
+            check(0);
+        }
+        for nl in memchr::memchr_iter(b'\n', bytes) {
+            if nl + 1 < bytes.len() {
+                check(nl + 1);
+            }
+        }
+        if let Some(&last) = bytes.last() {
+            at_line_start = last == b'\n';
+        }
+    }
+    out
+}
+
 impl Precheck for HashedModel {
     fn model_id(&self) -> &str {
         &self.id
@@ -118,8 +278,13 @@ impl Precheck for HashedModel {
         format!("{}:{}", self.weights_sha256, self.manifest.config_sha256)
     }
 
-    fn window(&self) -> (usize, usize) {
-        (self.config.window, self.config.overlap)
+    fn slice_rule(&self) -> SliceRule {
+        SliceRule {
+            window: self.config.window,
+            overlap: self.config.overlap,
+            slicing: self.config.slicing,
+            pack: self.config.pack,
+        }
     }
 
     fn slice_score(&self, slice: &[u8]) -> f32 {
@@ -292,6 +457,68 @@ mod tests {
         for w in s.windows(2) {
             assert_eq!(w[0].end - w[1].start, 2, "consecutive slices overlap");
         }
+    }
+
+    fn files(window: usize, overlap: usize, pack: usize) -> SliceRule {
+        SliceRule {
+            window,
+            overlap,
+            slicing: Slicing::Files,
+            pack,
+        }
+    }
+
+    #[test]
+    fn file_slices_follow_sections_and_never_mix_two_files_unless_packed() {
+        let a = "--- /dev/null\n+++ b/setup.py\n@@ -0,0 +1,1 @@\n+import os\n";
+        let b = "--- a/pkg/big.py\n+++ b/pkg/big.py\n@@ -1,1 +1,40 @@\n".to_string()
+            + &"+x = 1\n".repeat(40);
+        let c = "Binary file b/logo.png added\n";
+        // A removed line whose text starts "-- x" is not a header.
+        let d = "--- /dev/null\n+++ b/q.sql\n@@ -0,0 +1,1 @@\n--- x\n";
+        let text = format!("preamble\n{a}{b}{c}{d}");
+        let starts: Vec<usize> = [a, &b, c]
+            .iter()
+            .scan(9, |at, s| {
+                let here = *at;
+                *at += s.len();
+                Some(here)
+            })
+            .collect();
+        let d_at = 9 + a.len() + b.len() + c.len();
+        let rule = files(100, 20, 0);
+        let got = rule.spans_of(text.as_bytes());
+        let sp = |s, e| Span { start: s, end: e };
+        let mut want = vec![sp(0, 9), sp(starts[0], starts[1])];
+        // The 40-line file is longer than the window: cut with overlap.
+        want.extend(
+            slices(b.len(), 100, 20)
+                .into_iter()
+                .map(|s| sp(starts[1] + s.start, starts[1] + s.end)),
+        );
+        want.push(sp(starts[2], d_at));
+        want.push(sp(d_at, text.len()));
+        assert_eq!(got, want);
+        // The same cut however the text is held, even with a header split
+        // across two pieces.
+        let mut pieces = Text::default();
+        let cut = starts[2] + 5;
+        pieces.push(text[..cut].to_string());
+        pieces.push(text[cut..].to_string());
+        assert_eq!(rule.spans(&pieces), got);
+        // Packing: small neighbours share a slice up to `pack` bytes; the
+        // long file still stands alone.
+        let packed = files(100, 20, a.len() + 9).spans_of(text.as_bytes());
+        assert_eq!(packed[0], sp(0, starts[1]));
+        let packed = files(100, 20, 200).spans_of(text.as_bytes());
+        assert_eq!(packed.last(), Some(&sp(starts[2], text.len())));
+        // No sections: windows over the whole text, as bytes slicing gives.
+        let plain = "plain text\n".repeat(30);
+        assert_eq!(
+            rule.spans_of(plain.as_bytes()),
+            slices(plain.len(), 100, 20)
+        );
+        assert_eq!(rule.spans_of(b""), vec![sp(0, 0)]);
     }
 
     #[test]

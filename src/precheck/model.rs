@@ -20,6 +20,7 @@ use candle_core::{DType, Device, Tensor};
 use serde::{Deserialize, Serialize};
 
 use super::features::{scan_features, ConceptStats, FeatureConfig, CONCEPT_DIM};
+use super::Slicing;
 use crate::config::Thresholds;
 use crate::util::sha256_hex;
 
@@ -61,6 +62,14 @@ pub struct ModelConfig {
     /// Slice length in bytes, and overlap between consecutive slices.
     pub window: usize,
     pub overlap: usize,
+    /// `bytes` (windows over the whole text, the default) or `files` (each
+    /// file section on its own, cut into windows when longer).
+    #[serde(default, skip_serializing_if = "Slicing::is_bytes")]
+    pub slicing: Slicing,
+    /// With `files` slicing: neighbouring file sections share a slice while
+    /// together they stay within this many bytes (0, the default: each alone).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pack: usize,
     /// Whether the hidden layer also reads the concept channel (weights `wc`).
     #[serde(default)]
     pub concept_channel: bool,
@@ -719,6 +728,10 @@ impl Accumulator for Vec<f32> {
             *a += r;
         }
     }
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 pub fn sigmoid(x: f32) -> f32 {

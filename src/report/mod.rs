@@ -118,6 +118,26 @@ pub struct PrecheckReport {
     /// `harmful-needs-code` lowered a harmful score on docs, data or test files).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The policy's veto model, when it ran: on every input the main model
+    /// cleared, and on uncertain ones whose text detectors review.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub veto: Option<VetoReport>,
+}
+
+/// What a policy's `precheck-veto` model made of an input.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VetoReport {
+    pub model: String,
+    /// Its top slice score (NaN, an error, never clears).
+    pub score: f32,
+    pub slices: usize,
+    pub top_slice: Span,
+    /// `path:line` of its top slice, when it kept an allow from happening.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<String>,
+    /// Whether its top score was below its own harmless-below.
+    pub cleared: bool,
 }
 
 impl PrecheckReport {
@@ -131,6 +151,7 @@ impl PrecheckReport {
             top_slice: None,
             location: None,
             note: None,
+            veto: None,
         }
     }
 }

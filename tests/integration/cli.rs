@@ -196,9 +196,16 @@ fn reports_name_the_config_that_decided_them() {
         "built-in defaults: {defaults:#}"
     );
 
-    // Planted in the working directory: every score below 1.0 clears.
-    let planted =
+    // Planted thresholds alone do not clear it: the policy's veto model
+    // keeps its own harmless-below.
+    let thresholds =
         "[precheck.thresholds.malicious-package]\nharmful-at = 1.0\nharmless-below = 1.0\n";
+    c.write("canary.toml", thresholds);
+    let (_, r) = scan(&[]);
+    assert_eq!(r["decision"], "block", "{r:#}");
+    assert_eq!(r["policies"][0]["precheck"]["veto"]["cleared"], false);
+    // Planted with the veto off: every score below 1.0 clears.
+    let planted = &format!("{thresholds}[precheck.vetoes]\nmalicious-package = \"off\"\n");
     c.write("canary.toml", planted);
     let (code1, r) = scan(&[]);
     assert_eq!(r["decision"], "allow", "the planted config decides: {r:#}");

@@ -837,7 +837,9 @@ fn tgz_members(rel: &str) -> Vec<(String, Vec<u8>)> {
 /// training-time harmless-below, which would have allowed it unasked. The
 /// shipped threshold, calibrated on payloads spliced into ordinary code,
 /// leaves it to detectors; opting back into the old value by config allows
-/// it, which is the risk the README names.
+/// it, which is the risk the README names: the policy's veto model, which
+/// reads each file alone, never saw JavaScript malware (the corpus has
+/// none) and clears it too, so the main threshold cannot be relaxed yet.
 #[test]
 fn a_payload_hidden_in_a_cleared_package_is_not_allowed() {
     let c = Canary::new();
@@ -875,4 +877,53 @@ fn a_payload_hidden_in_a_cleared_package_is_not_allowed() {
     let opt_in = c.write("opt-in.toml", TRAINING_TIME_THRESHOLDS);
     let (_, r) = scan_path_json_under(&c, &opt_in, &hidden);
     assert_eq!(r["decision"], "allow", "the opted-in threshold clears it");
+}
+
+/// The policy's veto model reads each file on its own, so a Python
+/// install-time payload (requestz's synthetic `curl | sh` setup.py) added as
+/// an ordinary file of a small package is not diluted by the code around
+/// it. Under the training-time thresholds the main model clears both
+/// carriers; the veto withdraws the allow and names the file. With the veto
+/// turned off by config, the same thresholds allow them.
+#[test]
+fn the_veto_model_catches_a_payload_the_main_model_dilutes() {
+    let c = Canary::new();
+    let payload = tgz_members("packages/malicious/requestz-2.31.0.tar.gz")
+        .into_iter()
+        .find(|(p, _)| p == "requestz-2.31.0/setup.py")
+        .unwrap()
+        .1;
+    let veto_off = c.write(
+        "veto-off.toml",
+        &format!("{TRAINING_TIME_THRESHOLDS}[precheck.vetoes]\nmalicious-package = \"off\"\n"),
+    );
+    let with_veto = c.write("with-veto.toml", TRAINING_TIME_THRESHOLDS);
+    for (carrier, path) in [
+        ("is-number-7.0.0.tgz", "lib/build.py"),
+        ("left-pad-1.3.0.tgz", "scripts/postbuild.py"),
+    ] {
+        let mut members = tgz_members(&format!("packages/benign/{carrier}"));
+        members.push((format!("package/{path}"), payload.clone()));
+        let entries: Vec<(&str, &[u8])> = members
+            .iter()
+            .map(|(p, d)| (p.as_str(), d.as_slice()))
+            .collect();
+        let hidden = c.dir.path().join(format!("hidden-{carrier}"));
+        std::fs::write(&hidden, tar_gz(&entries, false)).unwrap();
+
+        let (_, r) = scan_path_json_under(&c, &veto_off, &hidden);
+        assert_eq!(r["decision"], "allow", "diluted below 0.0042: {r:#}");
+        let (o, r) = scan_path_json_under(&c, &with_veto, &hidden);
+        assert_eq!(
+            (code(&o), &r["reason"]),
+            (2, &serde_json::json!("inconclusive")),
+            "{r:#}"
+        );
+        let pre = &r["policies"][0]["precheck"];
+        assert!(pre["score"].as_f64().unwrap() < 0.004207245, "{pre:#}");
+        assert_eq!(pre["band"], "uncertain");
+        assert_eq!(pre["veto"]["cleared"], false, "{pre:#}");
+        assert_eq!(pre["veto"]["location"], format!("{path}:1"), "{pre:#}");
+        assert!(pre["note"].as_str().unwrap().contains("veto model"));
+    }
 }

@@ -98,7 +98,7 @@ fn train_and_eval_cli_agree() {
     let cfg = c.write(
         "c.toml",
         &format!(
-            "[precheck.models]\nmalicious-package = {:?}\n",
+            "[precheck.models]\nmalicious-package = {:?}\n[precheck.vetoes]\nmalicious-package = \"off\"\n",
             out.display().to_string()
         ),
     );
