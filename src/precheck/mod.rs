@@ -1,8 +1,11 @@
 //! The pre-check: a small trained classifier that scores an input for one
 //! policy and puts it in a band (harmful / harmless / uncertain).
 //!
-//! Long inputs are cut into overlapping slices; the score is the maximum over
-//! slices, and the top slice's byte span is reported. Models are resolved from
+//! Long inputs are cut into overlapping slices (by length, or under a
+//! model's `slicing = "files"` by file section first, see [`SliceRule`]); the
+//! score is the maximum over slices, and the top slice's byte span is
+//! reported. A policy may name a second model as a veto; the coordinator
+//! applies it (this module only scores). Models are resolved from
 //! a reference: `builtin:NAME` (embedded in the binary), a local directory,
 //! or `hf:REPO[@REVISION]` (downloaded with hf-hub, the only online path).
 //!

@@ -362,6 +362,20 @@ impl Report {
             if let Some(n) = &p.precheck.note {
                 let _ = writeln!(s, "    note: {n}");
             }
+            if let Some(v) = &p.precheck.veto {
+                let _ = writeln!(
+                    s,
+                    "    veto {}: score {}, {} slice(s), {}{}",
+                    v.model,
+                    show_score(v.score),
+                    v.slices,
+                    if v.cleared { "cleared" } else { "not cleared" },
+                    v.location
+                        .as_ref()
+                        .map(|l| format!(" at {l}"))
+                        .unwrap_or_default()
+                );
+            }
             match &p.review {
                 Some(ReviewReport {
                     withheld: Some(w), ..

@@ -104,15 +104,29 @@ pub fn to_sarif(reports: &[Report]) -> String {
                     .score
                     .map(|s| format!(", pre-check score {}", super::show_score(s)))
                     .unwrap_or_default();
+                // A veto that withdrew the allow points where it looked:
+                // the main model's top slice is one it cleared.
+                let vetoed = p.precheck.veto.as_ref().filter(|v| v.location.is_some());
+                let (veto, location) = match vetoed {
+                    Some(v) => (
+                        format!(
+                            ", veto {} score {} (not cleared)",
+                            v.model,
+                            super::show_score(v.score)
+                        ),
+                        v.location.clone(),
+                    ),
+                    None => (String::new(), p.precheck.location.clone()),
+                };
                 (
                     p.id.clone(),
                     format!(
-                        "{} blocked under policy `{}`: {}{score}",
+                        "{} blocked under policy `{}`: {}{score}{veto}",
                         r.input.source,
                         p.id,
                         p.reason.as_str()
                     ),
-                    p.precheck.location.clone(),
+                    location,
                 )
             })
             .collect();
