@@ -354,7 +354,13 @@ impl Coordinator {
                 // is not run there.
                 let mut veto_report = None;
                 if let Some(v) = &gate.veto {
-                    let review_asked = regions.is_some() && b == Band::Uncertain && self.askable();
+                    // Regions that already cover the whole text gain nothing.
+                    let whole = |r: &Vec<Span>| {
+                        r.len() == 1 && r[0].start == 0 && r[0].end == input.text.len()
+                    };
+                    let review_asked = regions.as_ref().is_some_and(|r| !whole(r))
+                        && b == Band::Uncertain
+                        && self.askable();
                     if b == Band::Harmless || review_asked {
                         let vs = v.slice_scores(&input.text);
                         let vt = v.thresholds();
@@ -1105,6 +1111,14 @@ mod tests {
             seen.iter().all(|s| s.ends_with("----------HIDDEN")),
             "{seen:?}"
         );
+        // When the main model leaves the whole text to review, the veto has
+        // nothing to add and is not run.
+        let odd = format!("{:-<61}ODD", "").repeat(3);
+        let (p, seen) = run(true, &odd, true);
+        assert_eq!(p.reason, Reason::QuorumHarmless);
+        assert_eq!(p.review.unwrap().bytes, odd.len());
+        assert!(p.precheck.veto.is_none(), "{:?}", p.precheck.veto);
+        assert_eq!(seen.len(), 3);
         // A veto that errs (NaN) never clears.
         let err = format!("{calm}ERR{calm}");
         let (p, _) = run(true, &err, false);

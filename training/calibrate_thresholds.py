@@ -3,6 +3,7 @@
 
     calibrate_thresholds.py MODEL_DIR SCORES.jsonl... [--max-fnr F] [--write]
         [--veto VETO_DIR --veto-scores VSCORES.jsonl...] [--cap X]
+        [--per-carrier CLEAN.jsonl]
 
 SCORES are `canary eval --scores` outputs of MODEL_DIR (one JSON line per
 row: label, score). harmless-below becomes the score of the k-th lowest
@@ -22,6 +23,17 @@ harmless-below: harmless-below becomes the k-th lowest score among those
 (k = floor(F * n) over all n harmful rows), and no higher than --cap (the
 model's training-time value from dev: the pair never clears more than the
 model would alone).
+
+With --per-carrier (SCORES from `hidden_payload.py --into-file` rows, ids
+`CARRIER+ROW`; CLEAN the `canary scan --format jsonl` reports of those
+clean carriers) the question is the one an allow must answer: of the
+hijacks of a package the threshold allows, how many does it allow too? A
+threshold above a clean package's score allows at least every hijack that
+scores below that clean score; if more than F of all hijacks score below
+their own clean package, no threshold that allows any package keeps its
+hijacks at F, and harmless-below becomes 0 (the pre-check never allows).
+Otherwise it is the lowest over carriers of min(clean score, the
+floor(F * m)-th lowest of its m hijack scores).
 """
 import argparse
 import hashlib
@@ -39,6 +51,7 @@ def main():
     ap.add_argument("--veto")
     ap.add_argument("--veto-scores", nargs="+", default=[])
     ap.add_argument("--cap", type=float)
+    ap.add_argument("--per-carrier")
     a = ap.parse_args()
 
     def read(paths):
@@ -76,6 +89,37 @@ def main():
                 f"n = {len(harmful)}; the veto clears {len(through)} of them")
         inputs += [dict(v, veto=True) for v in vinputs]
         print(rule)
+    if a.per_carrier:
+        clean = {}
+        with open(a.per_carrier, encoding="utf-8") as f:
+            for line in f:
+                r = json.loads(line)
+                clean[r["input"]["source"].rsplit("/", 1)[-1]] = r["policies"][0]["precheck"]["score"]
+        by = {}
+        for r in rows:
+            if r["label"] == "harmful" and "+" in r["id"]:
+                by.setdefault(r["id"].split("+", 1)[0], []).append(r["score"])
+        if not by:
+            raise SystemExit("--per-carrier: no CARRIER+ROW ids among the scores")
+        bounds, below, total = [], 0, 0
+        for carrier, scores in sorted(by.items()):
+            scores.sort()
+            kc = math.floor(a.max_fnr * len(scores))
+            c = clean[carrier]
+            under = sum(x < c for x in scores)
+            below += under
+            total += len(scores)
+            print(f"{carrier}: clean {c:.3g}, {len(scores)} hijacks, {under} below the clean score, "
+                  f"{sum(x <= 2 * c for x in scores)} at most twice it")
+            bounds.append(min(c, scores[kc]))
+        share = below / total
+        value = 0.0 if share > a.max_fnr else min(bounds)
+        rule = (f"per carrier: {below} of {total} hijacks ({share:.2%}) score below their clean package; "
+                f"over {a.max_fnr:.2%}, so no threshold that allows a package keeps its hijacks at that rate: "
+                f"harmless-below = 0" if value == 0.0 else
+                f"per carrier: min over carriers of min(clean, rank-floor({a.max_fnr} * m) hijack score)")
+        print(rule)
+        inputs.append({"path": a.per_carrier, "sha256": hashlib.sha256(open(a.per_carrier, "rb").read()).hexdigest(), "clean_reports": len(clean)})
     if value == float("inf"):
         raise SystemExit("no bound: give --cap")
     config_path = os.path.join(a.model, "config.json")

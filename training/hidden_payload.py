@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Rows for measuring recall on a payload hidden inside a large package.
 
-    hidden_payload.py CANARY DEV.jsonl OUT.jsonl CARRIER...
+    hidden_payload.py CANARY DEV.jsonl OUT.jsonl CARRIER... [--into-file]
 
 Dev samples are whole small packages (at most 64 KB), so dev metrics never
 show what the pre-check does with a payload buried in a large, ordinary
@@ -15,6 +15,13 @@ boundary nearest the middle. Score the rows with
 
 and count how many still score at or above `harmless-below` (blocked).
 
+With --into-file the payload is not a file of its own but code spliced into
+an existing one, as a hijacked release might patch a module: the added (`+`)
+lines of the harmful row's `.py` sections (all its added lines if it has
+none) go into the middle of the carrier's `.py` section (of at least 20
+lines) that starts nearest the middle of the text, and that section's hunk
+header counts them.
+
 The harmful texts are real malware source: this script only copies them as
 text from one JSONL file into another under /tmp. It never writes them into
 the project, and nothing here executes, imports or installs them.
@@ -24,14 +31,22 @@ import json
 import subprocess
 import sys
 
-from splice_payloads import boundaries
+from splice_payloads import boundaries, payload_lines, splice_into_section
+
+
+def splice_into_file(text, payload):
+    """Carrier text with `payload` lines inside its .py section nearest the middle."""
+    return splice_into_section(text, payload, lambda spans: min(
+        spans, key=lambda sp: abs(sp[0] - len(text) // 2)))
 
 
 def main():
-    if len(sys.argv) < 5:
+    args = [a for a in sys.argv[1:] if a != "--into-file"]
+    into_file = len(args) != len(sys.argv) - 1
+    if len(args) < 4:
         sys.exit(__doc__)
-    canary, dev, out = sys.argv[1:4]
-    carriers = sys.argv[4:]
+    canary, dev, out = args[:3]
+    carriers = args[3:]
     harmful = []
     with open(dev, encoding="utf-8") as f:
         for line in f:
@@ -51,19 +66,26 @@ def main():
                 payload = row["text"]
                 if not payload.endswith("\n"):
                     payload += "\n"
+                if into_file:
+                    spliced = splice_into_file(text, payload_lines(payload))
+                    if spliced is None:
+                        sys.exit(f"{name}: no .py section of 24 lines or more to splice into")
+                else:
+                    spliced = text[:middle] + payload + text[middle:]
                 o.write(
                     json.dumps(
                         {
                             "id": f"{name}+{row['id']}",
                             "policy": "malicious-package",
                             "label": "harmful",
-                            "text": text[:middle] + payload + text[middle:],
+                            "text": spliced,
                         }
                     )
                     + "\n"
                 )
                 n += 1
-            print(f"{name}: {len(text)} bytes, payload at byte {middle}", file=sys.stderr)
+            where = "in the .py section nearest byte" if into_file else "at byte"
+            print(f"{name}: {len(text)} bytes, payload {where} {middle}", file=sys.stderr)
     print(f"{n} rows", file=sys.stderr)
 
 

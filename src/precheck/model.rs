@@ -232,6 +232,8 @@ impl HashedModel {
                 path: path("manifest.json"),
                 message: e.to_string(),
             })?;
+        // Only the build script knows a model's hashes ahead: a built-in.
+        let builtin = files.known_sha256.is_some();
         let (weights_sha, config_sha) = match files.known_sha256 {
             Some((w, c)) => (w.to_string(), c.to_string()),
             None => rayon::join(|| sha256_hex(&files.weights), || sha256_hex(&files.config)),
@@ -274,12 +276,10 @@ impl HashedModel {
         // In place only where the CPU widens f16 and the scorer has the
         // fixed 16-wide path; a GPU model uploads f32.
         let in_place = device.is_cpu() && config.dim == 16 && cpu_widens_f16();
-        let weights =
-            weights_from_safetensors(files.weights, &config, in_place).map_err(|message| {
-                ModelError::Invalid {
-                    path: path("model.safetensors"),
-                    message,
-                }
+        let weights = weights_from_safetensors(files.weights, &config, in_place, !builtin)
+            .map_err(|message| ModelError::Invalid {
+                path: path("model.safetensors"),
+                message,
             })?;
         Ok(HashedModel {
             id: format!("{}@{}", config.name, &manifest.weights_sha256[..12]),
@@ -501,10 +501,29 @@ impl HashedModel {
 /// path of every `canary scan`, and this is several times faster. With
 /// `in_place`, an f16 embedding is kept as the file's bytes (see
 /// [`Embedding::F16`]); everything is checked finite either way.
+/// Whether a little-endian f16 table holds no infinity or NaN. Four values
+/// per 64-bit word, without early exit, so the compiler can vectorise it.
+fn f16_table_is_finite(data: &[u8]) -> bool {
+    let words = data.chunks_exact(8);
+    let mut last = [0u8; 8];
+    last[..words.remainder().len()].copy_from_slice(words.remainder());
+    !words.fold(has_inf_or_nan_f16(u64::from_le_bytes(last)), |bad, w| {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(w);
+        bad | has_inf_or_nan_f16(u64::from_le_bytes(word))
+    })
+}
+
+/// `check_table`: whether to check an in-place f16 table for infinity and
+/// NaN. A built-in model skips it: its bytes are bound by sha256 to the ones
+/// `every_builtin_table_is_finite` checks in the test suite, and the check
+/// would read (and keep resident) a 4 MB table that a scan may never touch
+/// (a policy's veto model, asked only when the main model clears).
 fn weights_from_safetensors(
     bytes: std::borrow::Cow<'static, [u8]>,
     c: &ModelConfig,
     in_place: bool,
+    check_table: bool,
 ) -> Result<Weights, String> {
     let st = safetensors::SafeTensors::deserialize(&bytes).map_err(|e| e.to_string())?;
     let tensor = |name: &str, shape: &[usize]| {
@@ -545,17 +564,7 @@ fn weights_from_safetensors(
     // Where the table is read in place: its offset in `bytes`, once checked.
     let in_place = if in_place && emb.dtype() == safetensors::Dtype::F16 {
         let data = emb.data();
-        // All ones in the exponent: infinity or NaN. Four values per 64-bit
-        // word, without early exit, so the compiler can vectorise it.
-        let words = data.chunks_exact(8);
-        let mut last = [0u8; 8];
-        last[..words.remainder().len()].copy_from_slice(words.remainder());
-        let finite = !words.fold(has_inf_or_nan_f16(u64::from_le_bytes(last)), |bad, w| {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(w);
-            bad | has_inf_or_nan_f16(u64::from_le_bytes(word))
-        });
-        if !finite {
+        if check_table && !f16_table_is_finite(data) {
             return Err("tensor `embedding` contains NaN or infinity".into());
         }
         // The tensor's data is a subslice of `bytes`.
@@ -812,6 +821,26 @@ mod tests {
     }
 
     #[test]
+    fn every_builtin_table_is_finite() {
+        // What loading a built-in skips: its tables, checked here once.
+        let names = crate::precheck::builtin_models();
+        assert!(names.contains(&"malicious-package") && names.contains(&"malicious-package-files"));
+        for (name, _, weights, ..) in crate::precheck::embedded::EMBEDDED_MODELS {
+            let st = safetensors::SafeTensors::deserialize(weights).unwrap();
+            for (tensor, view) in st.tensors() {
+                let ok = match view.dtype() {
+                    safetensors::Dtype::F16 => f16_table_is_finite(view.data()),
+                    _ => view
+                        .data()
+                        .chunks_exact(4)
+                        .all(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]).is_finite()),
+                };
+                assert!(ok, "{name}: tensor {tensor} holds infinity or NaN");
+            }
+        }
+    }
+
+    #[test]
     fn a_non_finite_weight_refuses_the_model() {
         let files = |weights: Vec<u8>| ModelFiles {
             origin: "test".into(),
@@ -825,14 +854,15 @@ mod tests {
             serde_json::from_slice(include_bytes!("../../models/malicious-package/config.json"))
                 .unwrap();
         for in_place in [false, true] {
-            assert!(weights_from_safetensors(good.clone().into(), &config, in_place).is_ok());
+            assert!(weights_from_safetensors(good.clone().into(), &config, in_place, true).is_ok());
             // f16 infinity (0x7c00) as the last embedding value.
             let st = safetensors::SafeTensors::deserialize(&good).unwrap();
             let data = st.tensor("embedding").unwrap().data();
             let end = data.as_ptr() as usize - good.as_ptr() as usize + data.len();
             let mut bad = good.clone();
             bad[end - 2..end].copy_from_slice(&0x7c00u16.to_le_bytes());
-            let e = weights_from_safetensors(bad.clone().into(), &config, in_place).unwrap_err();
+            let e =
+                weights_from_safetensors(bad.clone().into(), &config, in_place, true).unwrap_err();
             assert!(e.contains("NaN or infinity"), "{e}");
             // Through `load`, the altered file fails its hash first.
             assert!(matches!(

@@ -47,11 +47,10 @@ fn postinstall_payload_with_reviewer_note_is_blocked_under_both_policies() {
 }
 
 /// An ordinary bug fix is not called harmful. The malicious-package
-/// pre-check does not clear it on its own: its harmless-below is set so that
-/// no more than 0.5 % of real payloads hidden in ordinary code would be
-/// cleared (training/README.md), and this diff scores above that, so it
-/// waits for detectors. A config that opts into the training-time threshold
-/// allows it.
+/// pre-check does not clear it on its own: since session 12 it clears
+/// nothing (harmless-below 0, training/README.md), so the diff waits for
+/// detectors. A config that opts into the training-time threshold allows
+/// it (the veto clears it too).
 #[test]
 fn ordinary_bugfix_diff_is_not_harmful_and_clears_only_where_configured() {
     let c = Canary::new();

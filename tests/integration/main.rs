@@ -126,7 +126,8 @@ fn scan_json(c: &Canary, global: &[&str], path: &Path) -> (Output, serde_json::V
 }
 
 /// A config opting back into the malicious-package thresholds training set
-/// on dev alone, before session 11's recalibration for hidden payloads.
+/// on dev alone, before the recalibrations for hidden payloads (sessions 11
+/// and 12).
 pub const TRAINING_TIME_THRESHOLDS: &str = "[precheck.thresholds.malicious-package]\nharmful-at = 0.9996155\nharmless-below = 0.004207245\n";
 
 /// The exit code a report calls for (README, "Exit codes").

@@ -831,24 +831,18 @@ fn tgz_members(rel: &str) -> Vec<(String, Vec<u8>)> {
     out
 }
 
-/// A payload hidden in an ordinary module of a package the pre-check
-/// clears (string-padder's synthetic .npmrc stealer and dropper, as
-/// `lib/metrics.js` of is-number, no install hook) scores far below the
-/// training-time harmless-below, which would have allowed it unasked. The
-/// shipped threshold, calibrated on payloads spliced into ordinary code,
-/// leaves it to detectors; opting back into the old value by config allows
-/// it, which is the risk the README names: the policy's veto model, which
-/// reads each file alone, never saw JavaScript malware (the corpus has
-/// none) and clears it too, so the main threshold cannot be relaxed yet.
+/// The malicious-package pre-check never allows on its own (harmless-below
+/// 0, session 12): a hijack that patches a module scores like the package
+/// it hijacks (training/README.md), so no threshold that allows a package
+/// keeps its hijacks out. Here is-number, allowed under the training-time
+/// thresholds, and is-number with string-padder's synthetic `.npmrc`
+/// stealer added as `lib/metrics.js` (no install hook) score alike: the
+/// opt-in allows both, the veto clearing both too (it never saw JavaScript
+/// malware); the shipped thresholds leave both to detectors.
 #[test]
 fn a_payload_hidden_in_a_cleared_package_is_not_allowed() {
     let c = Canary::new();
     let clean = fixture("packages/benign/is-number-7.0.0.tgz");
-    let (_, r) = scan_path_json(&c, &clean);
-    assert_eq!(
-        r["reason"], "precheck-harmless",
-        "the carrier clears: {r:#}"
-    );
     let payload = tgz_members("packages/malicious/string-padder-2.0.1.tgz")
         .into_iter()
         .find(|(p, _)| p == "package/install.js")
@@ -863,20 +857,31 @@ fn a_payload_hidden_in_a_cleared_package_is_not_allowed() {
     let hidden = c.dir.path().join("is-number-7.0.1.tgz");
     std::fs::write(&hidden, tar_gz(&entries, false)).unwrap();
 
-    let (o, r) = scan_path_json(&c, &hidden);
-    assert_ne!(r["decision"], "allow", "{r:#}");
-    assert_eq!(code(&o), 2, "{r:#}");
-    let p = &r["policies"][0];
-    assert_eq!(p["precheck"]["location"], "lib/metrics.js:1", "{p:#}");
-    let score = p["precheck"]["score"].as_f64().unwrap();
-    assert!(
-        score < 0.004207245,
-        "diluted below the old threshold: {score}"
-    );
+    for (path, what) in [(&clean, "clean"), (&hidden, "hijacked")] {
+        let (o, r) = scan_path_json(&c, path);
+        assert_eq!(
+            (code(&o), &r["reason"]),
+            (2, &serde_json::json!("inconclusive")),
+            "{what}: {r:#}"
+        );
+        let p = &r["policies"][0]["precheck"];
+        assert_eq!(p["band"], "uncertain", "{what}: {p:#}");
+        let score = p["score"].as_f64().unwrap();
+        assert!(
+            score > 0.0 && score < 0.004207245,
+            "{what}: below the training-time threshold: {score}"
+        );
+        assert!(p.get("veto").is_none(), "no allow to check: {p:#}");
+    }
+    let (_, r) = scan_path_json(&c, &hidden);
+    assert_eq!(r["policies"][0]["precheck"]["location"], "lib/metrics.js:1");
 
     let opt_in = c.write("opt-in.toml", TRAINING_TIME_THRESHOLDS);
-    let (_, r) = scan_path_json_under(&c, &opt_in, &hidden);
-    assert_eq!(r["decision"], "allow", "the opted-in threshold clears it");
+    for path in [&clean, &hidden] {
+        let (_, r) = scan_path_json_under(&c, &opt_in, path);
+        assert_eq!(r["decision"], "allow", "the opted-in threshold clears it");
+        assert_eq!(r["policies"][0]["precheck"]["veto"]["cleared"], true);
+    }
 }
 
 /// The policy's veto model reads each file on its own, so a Python
