@@ -26,7 +26,8 @@ model would alone).
 
 With --per-carrier (SCORES from `hidden_payload.py --into-file` rows, ids
 `CARRIER+ROW`; CLEAN the `canary scan --format jsonl` reports of those
-clean carriers) the question is the one an allow must answer: of the
+clean carriers, or for version-diff carriers the `canary eval --scores`
+rows of them) the question is the one an allow must answer: of the
 hijacks of a package the threshold allows, how many does it allow too? A
 threshold above a clean package's score allows at least every hijack that
 scores below that clean score; if more than F of all hijacks score below
@@ -94,7 +95,10 @@ def main():
         with open(a.per_carrier, encoding="utf-8") as f:
             for line in f:
                 r = json.loads(line)
-                clean[r["input"]["source"].rsplit("/", 1)[-1]] = r["policies"][0]["precheck"]["score"]
+                if "input" in r:  # a scan report: the carrier is the archive
+                    clean[r["input"]["source"].rsplit("/", 1)[-1]] = r["policies"][0]["precheck"]["score"]
+                else:  # an eval score row: the carrier is a version-diff row
+                    clean[r["id"]] = r["score"]
         by = {}
         for r in rows:
             if r["label"] == "harmful" and "+" in r["id"]:

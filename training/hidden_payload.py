@@ -3,6 +3,10 @@
 
     hidden_payload.py CANARY DEV.jsonl OUT.jsonl CARRIER... [--into-file]
 
+A CARRIER that ends in `.jsonl` stands for its harmless version-diff rows
+(already rendered; with --into-file, those without a `.py` section of 24
+lines are skipped): a hijack seen as a version diff.
+
 Dev samples are whole small packages (at most 64 KB), so dev metrics never
 show what the pre-check does with a payload buried in a large, ordinary
 package: the issue's "payload in the 200th file". This script renders each
@@ -53,15 +57,29 @@ def main():
             row = json.loads(line)
             if row["label"] == "harmful":
                 harmful.append(row)
+    # (name, rendered text) of each carrier: an archive is rendered; a
+    # JSONL file gives its harmless version-diff rows, already rendered.
+    texts = []
+    for carrier in carriers:
+        if carrier.endswith(".jsonl"):
+            with open(carrier, encoding="utf-8") as f:
+                for line in f:
+                    row = json.loads(line)
+                    if row["label"] == "harmless" and row.get("base_version"):
+                        texts.append((row["id"], row["text"], True))
+            continue
+        text = subprocess.run(
+            [canary, "render", carrier], check=True, capture_output=True
+        ).stdout.decode("utf-8")
+        texts.append((carrier.rsplit("/", 1)[-1], text, False))
     n = 0
     with open(out, "w", encoding="utf-8") as o:
-        for carrier in carriers:
-            text = subprocess.run(
-                [canary, "render", carrier], check=True, capture_output=True
-            ).stdout.decode("utf-8")
+        for name, text, is_row in texts:
             starts = boundaries(text)
             middle = min(starts, key=lambda s: abs(s - len(text) // 2))
-            name = carrier.rsplit("/", 1)[-1]
+            if into_file and is_row and splice_into_file(text, ["+\n"]) is None:
+                print(f"{name}: no .py section of 24 lines or more; skipped", file=sys.stderr)
+                continue
             for row in harmful:
                 payload = row["text"]
                 if not payload.endswith("\n"):
