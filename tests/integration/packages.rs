@@ -930,17 +930,19 @@ fn the_veto_model_catches_a_payload_the_main_model_dilutes() {
         assert_eq!(pre["veto"]["cleared"], false, "{pre:#}");
         assert_eq!(pre["veto"]["location"], format!("{path}:1"), "{pre:#}");
         assert!(pre["note"].as_str().unwrap().contains("veto model"));
-        let o = c.run(&[
-            "--config",
-            with_veto.to_str().unwrap(),
-            "scan",
-            "--local-only",
-            "--no-cache",
-            "--format",
-            "human",
-            hidden.to_str().unwrap(),
-        ]);
-        let human = String::from_utf8_lossy(&o.stdout);
+        let scan_as = |format: &str| {
+            c.run(&[
+                "--config",
+                with_veto.to_str().unwrap(),
+                "scan",
+                "--local-only",
+                "--no-cache",
+                "--format",
+                format,
+                hidden.to_str().unwrap(),
+            ])
+        };
+        let human = String::from_utf8_lossy(&scan_as("human").stdout).into_owned();
         assert!(
             human.contains("veto malicious-package@")
                 && human.contains(&format!("not cleared at {path}:1")),
@@ -948,17 +950,7 @@ fn the_veto_model_catches_a_payload_the_main_model_dilutes() {
         );
         // SARIF points at the file the veto found, not the main model's
         // (cleared) top slice.
-        let o = c.run(&[
-            "--config",
-            with_veto.to_str().unwrap(),
-            "scan",
-            "--local-only",
-            "--no-cache",
-            "--format",
-            "sarif",
-            hidden.to_str().unwrap(),
-        ]);
-        let sarif = json(&o);
+        let sarif = json(&scan_as("sarif"));
         let result = &sarif["runs"][0]["results"][0];
         let loc = &result["locations"][0]["physicalLocation"];
         assert!(
