@@ -259,51 +259,35 @@ pub fn build_coordinator(
     local_only: bool,
 ) -> Result<Coordinator> {
     let device = crate::precheck::device(config.precheck.device.as_deref())?;
+    // A model named in the config resolves against the config's folder, one
+    // named in a policy against the policy's.
+    let config_dir = config
+        .path
+        .as_deref()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf);
+    let load = |reference: Option<(String, Option<PathBuf>)>, what: &str, policy: &str| {
+        reference
+            .map(|(r, base)| {
+                crate::precheck::load(&r, base.as_deref(), &device)
+                    .map(|m| m as Arc<dyn crate::precheck::Precheck>)
+                    .with_context(|| format!("loading the {what} for policy `{policy}`"))
+            })
+            .transpose()
+    };
     let mut gates = Vec::new();
     for p in policies {
-        let reference = config
-            .precheck
-            .models
-            .get(&p.id)
-            .cloned()
-            .or_else(|| p.precheck_model.clone());
-        let precheck = match reference {
-            Some(r) => {
-                let base = if config.precheck.models.contains_key(&p.id) {
-                    config
-                        .path
-                        .as_deref()
-                        .and_then(Path::parent)
-                        .map(Path::to_path_buf)
-                } else {
-                    p.base_dir.clone()
-                };
-                let m = crate::precheck::load(&r, base.as_deref(), &device).with_context(|| {
-                    format!("loading the pre-check model for policy `{}`", p.id)
-                })?;
-                Some(m as Arc<dyn crate::precheck::Precheck>)
-            }
-            None => None,
+        let model_ref = match config.precheck.models.get(&p.id) {
+            Some(r) => Some((r.clone(), config_dir.clone())),
+            None => p.precheck_model.clone().map(|r| (r, p.base_dir.clone())),
         };
-        let config_dir = config
-            .path
-            .as_deref()
-            .and_then(Path::parent)
-            .map(Path::to_path_buf);
         let veto_ref = match config.precheck.vetoes.get(&p.id) {
             Some(v) if v == "off" => None,
             Some(v) => Some((v.clone(), config_dir.clone())),
             None => p.precheck_veto.clone().map(|v| (v, p.base_dir.clone())),
         };
-        let veto = match veto_ref {
-            Some((r, base)) => {
-                let m = crate::precheck::load(&r, base.as_deref(), &device).with_context(|| {
-                    format!("loading the pre-check veto model for policy `{}`", p.id)
-                })?;
-                Some(m as Arc<dyn crate::precheck::Precheck>)
-            }
-            None => None,
-        };
+        let precheck = load(model_ref, "pre-check model", &p.id)?;
+        let veto = load(veto_ref, "pre-check veto model", &p.id)?;
         gates.push(PolicyGate {
             policy: p.clone(),
             precheck,

@@ -369,8 +369,9 @@ impl Coordinator {
                         if let Some(r) = &mut regions {
                             *r = merge_regions(r, &review_regions(&vs, vt.harmless_below));
                         }
-                        let vetoed = veto_band(b, cleared) != b;
-                        b = veto_band(b, cleared);
+                        let after = veto_band(b, cleared);
+                        let vetoed = after != b;
+                        b = after;
                         if vetoed {
                             note = Some(format!(
                                 "the main model cleared this input, but the veto model {} scores {} at or above its harmless-below {}: left to detectors",

@@ -581,22 +581,6 @@ pub fn train(opts: &TrainOptions) -> Result<TrainReport, TrainError> {
     let dev = &opts.device;
     let mut rng = StdRng::seed_from_u64(opts.seed);
     let rows = 1usize << opts.features.buckets_log2;
-    let rule = crate::precheck::SliceRule {
-        window: opts.window,
-        overlap: opts.overlap,
-        slicing: opts.slicing,
-        pack: opts.pack,
-    };
-    let feats = featurize(&train_rows, &opts.features, rule);
-    let params = Params::init(&mut rng, rows, opts.dim, opts.hidden, dev)?;
-    let mut opt = AdamW::new(
-        params.vars(),
-        ParamsAdamW {
-            lr: opts.lr,
-            weight_decay: opts.weight_decay,
-            ..Default::default()
-        },
-    )?;
     let mut config = ModelConfig {
         format: MODEL_FORMAT.into(),
         name: opts.policy.clone(),
@@ -613,6 +597,17 @@ pub fn train(opts: &TrainOptions) -> Result<TrainReport, TrainError> {
             harmless_below: 0.5,
         },
     };
+    // The cut every scan with the saved model will make.
+    let feats = featurize(&train_rows, &opts.features, config.slice_rule());
+    let params = Params::init(&mut rng, rows, opts.dim, opts.hidden, dev)?;
+    let mut opt = AdamW::new(
+        params.vars(),
+        ParamsAdamW {
+            lr: opts.lr,
+            weight_decay: opts.weight_decay,
+            ..Default::default()
+        },
+    )?;
     let dev_labels: Vec<bool> = dev_rows.iter().map(|e| e.harmful).collect();
     let steps = feats.len().div_ceil(opts.batch) * opts.epochs;
     let bar = if opts.progress {

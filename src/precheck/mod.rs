@@ -108,7 +108,7 @@ pub fn slices(len: usize, window: usize, overlap: usize) -> Vec<Span> {
     out
 }
 
-/// How a text is cut into the slices a model scores; see [`file_slices`].
+/// How a text is cut into the slices a model scores; see [`SliceRule`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Slicing {
@@ -229,7 +229,9 @@ const SECTION_PREFIX: usize = 13;
 
 /// Offsets where a file section starts, in order, in the text made of
 /// `pieces` (each with its offset); `read` copies a range of that text,
-/// for a line start whose prefix straddles two pieces.
+/// for a line start whose prefix straddles two pieces. Read from the text,
+/// not from a rendered input's `sections`: training rows are text alone,
+/// and training and scans must cut the same text the same way.
 fn section_starts<'a>(
     pieces: impl Iterator<Item = (usize, &'a [u8])>,
     read: impl Fn(std::ops::Range<usize>, &mut Vec<u8>),
@@ -282,12 +284,7 @@ impl Precheck for HashedModel {
     }
 
     fn slice_rule(&self) -> SliceRule {
-        SliceRule {
-            window: self.config.window,
-            overlap: self.config.overlap,
-            slicing: self.config.slicing,
-            pack: self.config.pack,
-        }
+        self.config.slice_rule()
     }
 
     fn slice_score(&self, slice: &[u8]) -> f32 {

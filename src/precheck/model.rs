@@ -76,6 +76,18 @@ pub struct ModelConfig {
     pub thresholds: Thresholds,
 }
 
+impl ModelConfig {
+    /// How texts are cut into slices for this model, in training and scans.
+    pub fn slice_rule(&self) -> super::SliceRule {
+        super::SliceRule {
+            window: self.window,
+            overlap: self.overlap,
+            slicing: self.slicing,
+            pack: self.pack,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct DataFile {
