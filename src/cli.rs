@@ -97,6 +97,12 @@ enum SlicingArg {
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum ViewArg {
+    Text,
+    Capabilities,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum Format {
     Human,
     Json,
@@ -177,6 +183,10 @@ struct TrainArgs {
     /// while together within this many bytes (default 0: each alone).
     #[arg(long)]
     pack: Option<usize>,
+    /// What the model reads: the rendered text (`text`, the default) or only
+    /// its capability lines with context (`capabilities`).
+    #[arg(long, value_enum)]
+    view: Option<ViewArg>,
     /// Pool over distinct features (presence) instead of every occurrence.
     #[arg(long)]
     distinct_pooling: bool,
@@ -812,6 +822,12 @@ fn train_cmd(a: TrainArgs) -> Result<i32> {
     }
     if let Some(v) = a.pack {
         o.pack = v;
+    }
+    if let Some(v) = a.view {
+        o.view = match v {
+            ViewArg::Text => crate::precheck::View::Text,
+            ViewArg::Capabilities => crate::precheck::View::Capabilities,
+        };
     }
     if o.overlap >= o.window {
         bail!(

@@ -380,12 +380,12 @@ mod tests {
         let p = Policy::builtin("malicious-package").unwrap();
         assert_eq!(
             p.precheck_veto.as_deref(),
-            Some("builtin:malicious-package-files")
+            Some("builtin:malicious-package-capabilities")
         );
-        assert!(crate::precheck::builtin_models().contains(&"malicious-package-files"));
+        assert!(crate::precheck::builtin_models().contains(&"malicious-package-capabilities"));
         let err = |text: &str| Policy::from_toml(text, "t.toml").unwrap_err().to_string();
         let empty = mp.replace(
-            "precheck-veto = \"builtin:malicious-package-files\"",
+            "precheck-veto = \"builtin:malicious-package-capabilities\"",
             "precheck-veto = \" \"",
         );
         assert!(err(&empty).contains("`precheck-veto` must not be empty"));

@@ -167,6 +167,10 @@ pub struct TrainOptions {
     pub slicing: crate::precheck::Slicing,
     /// With `files` slicing, pack neighbouring sections up to this many bytes.
     pub pack: usize,
+    /// What the model reads of each text (recorded in its config). Under a
+    /// capability view, rows whose view is empty are left out of training
+    /// and of the dev metrics: the model never judges them (they score 0).
+    pub view: crate::precheck::View,
     pub batch: usize,
     pub lr: f64,
     pub weight_decay: f64,
@@ -203,6 +207,7 @@ impl TrainOptions {
             overlap,
             slicing: crate::precheck::Slicing::Bytes,
             pack: 0,
+            view: crate::precheck::View::Text,
             batch: 32,
             lr: 0.01,
             weight_decay: 1e-4,
@@ -410,11 +415,14 @@ fn featurize(
     examples: &[Example],
     cfg: &FeatureConfig,
     rule: crate::precheck::SliceRule,
+    view: crate::precheck::View,
 ) -> Vec<Featurized> {
     examples
         .par_iter()
         .map(|e| {
-            let bytes = e.text.as_bytes();
+            // Rows with an empty view were left out before this.
+            let seen = view.apply(e.text.as_bytes()).unwrap_or_default();
+            let bytes: &[u8] = &seen;
             // The same cut as every scan with the model (`Precheck::score`).
             let spans = rule.spans_of(bytes);
             let windows = spans
@@ -566,8 +574,22 @@ pub fn train(opts: &TrainOptions) -> Result<TrainReport, TrainError> {
         data_records.push(file_record(path, rows.len())?);
         train_rows.extend(rows);
     }
-    let dev_rows = read_jsonl(&opts.dev, 1.0)?;
+    let mut dev_rows = read_jsonl(&opts.dev, 1.0)?;
     let dev_record = file_record(&opts.dev, dev_rows.len())?;
+    if !opts.view.is_text() {
+        let has_view = |e: &Example| opts.view.apply(e.text.as_bytes()).is_some();
+        let (t, d) = (train_rows.len(), dev_rows.len());
+        train_rows.retain(has_view);
+        dev_rows.retain(has_view);
+        if opts.log {
+            crate::util::say(&format!(
+                "view {:?}: left out {} of {t} training and {} of {d} dev rows with an empty view",
+                opts.view,
+                t - train_rows.len(),
+                d - dev_rows.len()
+            ));
+        }
+    }
     for (what, rows) in [("training data", &train_rows), ("dev data", &dev_rows)] {
         let pos = rows.iter().filter(|e| e.harmful).count();
         if pos == 0 || pos == rows.len() {
@@ -591,6 +613,7 @@ pub fn train(opts: &TrainOptions) -> Result<TrainReport, TrainError> {
         overlap: opts.overlap,
         slicing: opts.slicing,
         pack: opts.pack,
+        view: opts.view,
         concept_channel: true,
         thresholds: Thresholds {
             harmful_at: 0.5,
@@ -598,7 +621,12 @@ pub fn train(opts: &TrainOptions) -> Result<TrainReport, TrainError> {
         },
     };
     // The cut every scan with the saved model will make.
-    let feats = featurize(&train_rows, &opts.features, config.slice_rule());
+    let feats = featurize(
+        &train_rows,
+        &opts.features,
+        config.slice_rule(),
+        config.view,
+    );
     let params = Params::init(&mut rng, rows, opts.dim, opts.hidden, dev)?;
     let mut opt = AdamW::new(
         params.vars(),
@@ -868,7 +896,12 @@ mod tests {
             weight: 1.0,
         })
         .collect();
-        let feats = featurize(&ex, &cfg, crate::precheck::SliceRule::bytes(8, 2));
+        let feats = featurize(
+            &ex,
+            &cfg,
+            crate::precheck::SliceRule::bytes(8, 2),
+            crate::precheck::View::Text,
+        );
         let mut rng = StdRng::seed_from_u64(7);
         let p = Params::init(&mut rng, 256, 4, 3, &dev).unwrap();
         // Make every hidden unit active so each receives a gradient.
@@ -921,7 +954,12 @@ mod tests {
             all_added: None,
             weight: 1.0,
         }];
-        let feats = featurize(&ex, &cfg, crate::precheck::SliceRule::bytes(1 << 16, 0));
+        let feats = featurize(
+            &ex,
+            &cfg,
+            crate::precheck::SliceRule::bytes(1 << 16, 0),
+            crate::precheck::View::Text,
+        );
         let mut rng = StdRng::seed_from_u64(3);
         let p = Params::init(&mut rng, 64, 4, 3, &dev).unwrap();
         p.b1.set(&Tensor::new(&[0.5f32, 0.5, 0.5], &dev).unwrap())

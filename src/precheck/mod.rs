@@ -12,6 +12,7 @@
 //! This module must never return a score it did not compute: a model that
 //! fails to load or verify is an error, and the gate then refuses to run.
 
+pub mod capabilities;
 pub mod features;
 pub mod model;
 
@@ -57,34 +58,87 @@ pub trait Precheck: Send + Sync {
     }
     /// The score of every slice of `text`, with its byte span, in order.
     fn slice_scores(&self, text: &Text) -> Vec<(f32, Span)> {
-        use rayon::prelude::*;
-        let spans = self.slice_rule().spans(text);
-        let score_one = |span: &Span| {
-            let s = text.with_bytes(span.start..span.end, |b| self.slice_score(b));
-            (s, *span)
-        };
-        // Large inputs (whole packages) score their slices in parallel.
-        if spans.len() >= 16 && self.parallel() {
-            spans.par_iter().map(score_one).collect()
-        } else {
-            spans.iter().map(score_one).collect()
-        }
+        text_slice_scores(self, text)
     }
     /// The score of contiguous bytes: the top slice, scored on this thread
     /// (its callers, training and the hotspot search, parallelise over
     /// inputs or hold one slice).
     fn score(&self, text: &[u8]) -> PrecheckScore {
-        let scores: Vec<(f32, Span)> = self
-            .slice_rule()
-            .spans_of(text)
-            .into_iter()
-            .map(|sp| (self.slice_score(&text[sp.start..sp.end]), sp))
-            .collect();
-        PrecheckScore::of(&scores)
+        PrecheckScore::of(&bytes_slice_scores(self, text))
     }
     /// Everything about the model that can change a score (for cache keys).
     fn fingerprint(&self) -> String {
         self.model_id().to_string()
+    }
+}
+
+/// [`Precheck::slice_scores`] over the text itself (no view).
+fn text_slice_scores<P: Precheck + ?Sized>(p: &P, text: &Text) -> Vec<(f32, Span)> {
+    use rayon::prelude::*;
+    let spans = p.slice_rule().spans(text);
+    let score_one = |span: &Span| {
+        let s = text.with_bytes(span.start..span.end, |b| p.slice_score(b));
+        (s, *span)
+    };
+    // Large inputs (whole packages) score their slices in parallel.
+    if spans.len() >= 16 && p.parallel() {
+        spans.par_iter().map(score_one).collect()
+    } else {
+        spans.iter().map(score_one).collect()
+    }
+}
+
+/// Every slice score of contiguous bytes, on this thread.
+fn bytes_slice_scores<P: Precheck + ?Sized>(p: &P, text: &[u8]) -> Vec<(f32, Span)> {
+    p.slice_rule()
+        .spans_of(text)
+        .into_iter()
+        .map(|sp| (p.slice_score(&text[sp.start..sp.end]), sp))
+        .collect()
+}
+
+/// The slice scores of a capability view, as spans of the source. A view
+/// with nothing in it (no capability line) is one empty slice scoring 0:
+/// there is nothing for the model to object to.
+fn view_slice_scores<P: Precheck + ?Sized>(p: &P, d: &capabilities::Digest) -> Vec<(f32, Span)> {
+    if d.text.is_empty() {
+        return vec![(0.0, Span { start: 0, end: 0 })];
+    }
+    bytes_slice_scores(p, &d.text)
+        .into_iter()
+        .map(|(s, sp)| (s, d.span_to_source(sp)))
+        .collect()
+}
+
+/// What text a model reads: the input as rendered, or a view of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum View {
+    /// The rendered text itself.
+    #[default]
+    Text,
+    /// Only its capability lines with context ([`capabilities`]); named
+    /// with the lexicon's version, so a model cannot silently be read
+    /// through a different lexicon than it was trained with.
+    #[serde(rename = "capabilities/v1")]
+    Capabilities,
+}
+
+impl View {
+    pub fn is_text(&self) -> bool {
+        *self == View::Text
+    }
+
+    /// The bytes a model with this view reads of `text` (what training
+    /// featurizes); `None` when a capability view is empty.
+    pub fn apply<'a>(&self, text: &'a [u8]) -> Option<std::borrow::Cow<'a, [u8]>> {
+        match self {
+            View::Text => Some(std::borrow::Cow::Borrowed(text)),
+            View::Capabilities => {
+                let d = capabilities::digest_of(text);
+                (!d.text.is_empty()).then_some(std::borrow::Cow::Owned(d.text))
+            }
+        }
     }
 }
 
@@ -299,6 +353,25 @@ impl Precheck for HashedModel {
     fn parallel(&self) -> bool {
         // One device queue: CPU threads would only wait on each other.
         self.on_cpu()
+    }
+
+    fn slice_scores(&self, text: &Text) -> Vec<(f32, Span)> {
+        match self.config.view {
+            View::Text => text_slice_scores(self, text),
+            View::Capabilities => {
+                let pieces = text.pieces_at().map(|(s, p)| (s, p.as_bytes()));
+                view_slice_scores(self, &capabilities::digest(pieces))
+            }
+        }
+    }
+
+    fn score(&self, text: &[u8]) -> PrecheckScore {
+        match self.config.view {
+            View::Text => PrecheckScore::of(&bytes_slice_scores(self, text)),
+            View::Capabilities => {
+                PrecheckScore::of(&view_slice_scores(self, &capabilities::digest_of(text)))
+            }
+        }
     }
 }
 

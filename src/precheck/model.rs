@@ -20,7 +20,7 @@ use candle_core::{DType, Device, Tensor};
 use serde::{Deserialize, Serialize};
 
 use super::features::{scan_features, ConceptStats, FeatureConfig, CONCEPT_DIM};
-use super::Slicing;
+use super::{Slicing, View};
 use crate::config::Thresholds;
 use crate::util::sha256_hex;
 
@@ -70,6 +70,10 @@ pub struct ModelConfig {
     /// together they stay within this many bytes (0, the default: each alone).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub pack: usize,
+    /// `text` (the rendered input, the default) or `capabilities` (only its
+    /// capability lines with context, see [`super::capabilities`]).
+    #[serde(default, skip_serializing_if = "View::is_text")]
+    pub view: View,
     /// Whether the hidden layer also reads the concept channel (weights `wc`).
     #[serde(default)]
     pub concept_channel: bool,
@@ -836,7 +840,10 @@ mod tests {
     fn every_builtin_table_is_finite() {
         // What loading a built-in skips: its tables, checked here once.
         let names = crate::precheck::builtin_models();
-        assert!(names.contains(&"malicious-package") && names.contains(&"malicious-package-files"));
+        assert!(
+            names.contains(&"malicious-package")
+                && names.contains(&"malicious-package-capabilities")
+        );
         for (name, _, weights, ..) in crate::precheck::embedded::EMBEDDED_MODELS {
             let st = safetensors::SafeTensors::deserialize(weights).unwrap();
             for (tensor, view) in st.tensors() {

@@ -2,7 +2,7 @@
 
 use crate::{
     code, exit_of, fixture, json, jsonl, scan_local_json, scan_path_json_under, stderr, stdout,
-    Canary, TRAINING_TIME_THRESHOLDS,
+    Canary, NEVER_ALLOW_PACKAGES,
 };
 
 fn path(rel: &str) -> String {
@@ -46,34 +46,36 @@ fn postinstall_payload_with_reviewer_note_is_blocked_under_both_policies() {
     assert_eq!(r["usage"]["detector_calls"], 0);
 }
 
-/// An ordinary bug fix is not called harmful. The malicious-package
-/// pre-check does not clear it on its own: since session 12 it clears
-/// nothing (harmless-below 0, training/README.md), so the diff waits for
-/// detectors. A config that opts into the training-time threshold allows
-/// it (the veto clears it too).
+/// An ordinary bug fix is allowed by the pre-check alone: the main model
+/// clears it and it adds no capability line, so the veto has nothing to
+/// object to. A config that sets harmless-below to 0 (session 12's
+/// shipped value) leaves it to detectors.
 #[test]
-fn ordinary_bugfix_diff_is_not_harmful_and_clears_only_where_configured() {
+fn ordinary_bugfix_diff_is_allowed_unless_configured_otherwise() {
     let c = Canary::new();
     let (o, r) = scan_local_json(&c, "diffs/bugfix.diff");
-    assert_eq!(code(&o), 2, "{r:#}");
-    assert_eq!(r["reason"], "inconclusive");
-    for p in r["policies"].as_array().unwrap() {
-        assert_ne!(p["precheck"]["band"], "harmful", "{p:#}");
-        assert!(p["precheck"]["score"].as_f64().unwrap() < 0.5);
-        let want = if p["id"] == "prompt-injection" {
-            "harmless"
-        } else {
-            "uncertain"
-        };
-        assert_eq!(p["precheck"]["band"], want, "{p:#}");
-    }
-    let cfg = c.write("opt-in.toml", TRAINING_TIME_THRESHOLDS);
-    let (o, r) = scan_path_json_under(&c, &cfg, &fixture("diffs/bugfix.diff"));
     assert_eq!(
         (code(&o), &r["reason"]),
         (0, &serde_json::json!("precheck-harmless")),
         "{r:#}"
     );
+    for p in r["policies"].as_array().unwrap() {
+        assert_eq!(p["precheck"]["band"], "harmless", "{p:#}");
+    }
+    let v = &r["policies"][0]["precheck"]["veto"];
+    assert_eq!(
+        (v["cleared"].as_bool(), v["score"].as_f64()),
+        (Some(true), Some(0.0)),
+        "{v:#}"
+    );
+    let cfg = c.write("never.toml", NEVER_ALLOW_PACKAGES);
+    let (o, r) = scan_path_json_under(&c, &cfg, &fixture("diffs/bugfix.diff"));
+    assert_eq!(
+        (code(&o), &r["reason"]),
+        (2, &serde_json::json!("inconclusive")),
+        "{r:#}"
+    );
+    assert_eq!(r["policies"][0]["precheck"]["band"], "uncertain");
 }
 
 #[test]
@@ -85,6 +87,7 @@ fn report_snapshot_for_a_bugfix_diff() {
         ".input.source" => "[path]",
         ".policies[].precheck.score" => "[score]",
         ".policies[].precheck.model" => "[model]",
+        ".policies[].precheck.veto.model" => "[model]",
     });
 }
 

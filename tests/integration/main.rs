@@ -125,10 +125,10 @@ fn scan_json(c: &Canary, global: &[&str], path: &Path) -> (Output, serde_json::V
     (o, r)
 }
 
-/// A config opting back into the malicious-package thresholds training set
-/// on dev alone, before the recalibrations for hidden payloads (sessions 11
-/// and 12).
-pub const TRAINING_TIME_THRESHOLDS: &str = "[precheck.thresholds.malicious-package]\nharmful-at = 0.9996155\nharmless-below = 0.004207245\n";
+/// A config with session 12's malicious-package thresholds: the pre-check
+/// never allows a package on its own (harmless-below 0).
+pub const NEVER_ALLOW_PACKAGES: &str =
+    "[precheck.thresholds.malicious-package]\nharmful-at = 0.9996155\nharmless-below = 0.0\n";
 
 /// The exit code a report calls for (README, "Exit codes").
 pub fn exit_of(r: &serde_json::Value) -> i32 {

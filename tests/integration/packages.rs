@@ -4,7 +4,7 @@ use std::io::Write;
 
 use crate::{
     code, exit_of, fixture, json, jsonl, scan_local_json, scan_path_json, scan_path_json_under,
-    Canary, TRAINING_TIME_THRESHOLDS,
+    Canary,
 };
 
 type TarGz = tar::Builder<flate2::write::GzEncoder<Vec<u8>>>;
@@ -831,14 +831,14 @@ fn tgz_members(rel: &str) -> Vec<(String, Vec<u8>)> {
     out
 }
 
-/// The malicious-package pre-check never allows on its own (harmless-below
-/// 0, session 12): a hijack that patches a module scores like the package
-/// it hijacks (training/README.md), so no threshold that allows a package
-/// keeps its hijacks out. Here is-number, allowed under the training-time
-/// thresholds, and is-number with string-padder's synthetic `.npmrc`
-/// stealer added as `lib/metrics.js` (no install hook) score alike: the
-/// opt-in allows both, the veto clearing both too (it never saw JavaScript
-/// malware); the shipped thresholds leave both to detectors.
+/// A payload hidden in a package the pre-check clears is not allowed with
+/// it. is-number has no capability line, so the capability veto has nothing
+/// to object to and the shipped thresholds allow it; is-number with
+/// string-padder's synthetic `.npmrc` stealer added as `lib/metrics.js` (no
+/// install hook) scores like it on the main model, but the stealer's
+/// `https`, `os.homedir()` and `process.env` lines are what the veto reads,
+/// and it withdraws the allow, naming the file. With the veto off the same
+/// hijack is allowed: the veto, not the main model, is what stops it.
 #[test]
 fn a_payload_hidden_in_a_cleared_package_is_not_allowed() {
     let c = Canary::new();
@@ -857,39 +857,52 @@ fn a_payload_hidden_in_a_cleared_package_is_not_allowed() {
     let hidden = c.dir.path().join("is-number-7.0.1.tgz");
     std::fs::write(&hidden, tar_gz(&entries, false)).unwrap();
 
-    for (path, what) in [(&clean, "clean"), (&hidden, "hijacked")] {
-        let (o, r) = scan_path_json(&c, path);
-        assert_eq!(
-            (code(&o), &r["reason"]),
-            (2, &serde_json::json!("inconclusive")),
-            "{what}: {r:#}"
-        );
-        let p = &r["policies"][0]["precheck"];
-        assert_eq!(p["band"], "uncertain", "{what}: {p:#}");
-        let score = p["score"].as_f64().unwrap();
-        assert!(
-            score > 0.0 && score < 0.004207245,
-            "{what}: below the training-time threshold: {score}"
-        );
-        assert!(p.get("veto").is_none(), "no allow to check: {p:#}");
-    }
-    let (_, r) = scan_path_json(&c, &hidden);
-    assert_eq!(r["policies"][0]["precheck"]["location"], "lib/metrics.js:1");
+    let (o, r) = scan_path_json(&c, &clean);
+    assert_eq!(
+        (code(&o), &r["reason"]),
+        (0, &serde_json::json!("precheck-harmless")),
+        "{r:#}"
+    );
+    let v = &r["policies"][0]["precheck"]["veto"];
+    assert_eq!(
+        (v["cleared"].as_bool(), v["score"].as_f64()),
+        (Some(true), Some(0.0)),
+        "{v:#}"
+    );
 
-    let opt_in = c.write("opt-in.toml", TRAINING_TIME_THRESHOLDS);
-    for path in [&clean, &hidden] {
-        let (_, r) = scan_path_json_under(&c, &opt_in, path);
-        assert_eq!(r["decision"], "allow", "the opted-in threshold clears it");
-        assert_eq!(r["policies"][0]["precheck"]["veto"]["cleared"], true);
-    }
+    let (o, r) = scan_path_json(&c, &hidden);
+    assert_eq!(
+        (code(&o), &r["reason"]),
+        (2, &serde_json::json!("inconclusive")),
+        "{r:#}"
+    );
+    let p = &r["policies"][0]["precheck"];
+    let score = p["score"].as_f64().unwrap();
+    assert!(score < 0.004207245, "the main model clears it: {p:#}");
+    assert_eq!(p["band"], "uncertain", "{p:#}");
+    assert_eq!(p["veto"]["cleared"], false, "{p:#}");
+    assert!(
+        p["veto"]["location"]
+            .as_str()
+            .unwrap()
+            .starts_with("lib/metrics.js:"),
+        "{p:#}"
+    );
+
+    let veto_off = c.write(
+        "veto-off.toml",
+        "[precheck.vetoes]\nmalicious-package = \"off\"\n",
+    );
+    let (_, r) = scan_path_json_under(&c, &veto_off, &hidden);
+    assert_eq!(r["decision"], "allow", "without the veto: {r:#}");
 }
 
-/// The policy's veto model reads each file on its own, so a Python
-/// install-time payload (requestz's synthetic `curl | sh` setup.py) added as
-/// an ordinary file of a small package is not diluted by the code around
-/// it. Under the training-time thresholds the main model clears both
-/// carriers; the veto withdraws the allow and names the file. With the veto
-/// turned off by config, the same thresholds allow them.
+/// The policy's veto model reads only capability lines, file by file, so a
+/// Python install-time payload (requestz's synthetic `curl | sh` setup.py)
+/// added as an ordinary file of a small package is not diluted by the code
+/// around it. The main model clears both carriers; the veto withdraws the
+/// allow and names the file. With the veto turned off by config, the same
+/// thresholds allow them.
 #[test]
 fn the_veto_model_catches_a_payload_the_main_model_dilutes() {
     let c = Canary::new();
@@ -900,9 +913,10 @@ fn the_veto_model_catches_a_payload_the_main_model_dilutes() {
         .1;
     let veto_off = c.write(
         "veto-off.toml",
-        &format!("{TRAINING_TIME_THRESHOLDS}[precheck.vetoes]\nmalicious-package = \"off\"\n"),
+        "[precheck.vetoes]\nmalicious-package = \"off\"\n",
     );
-    let with_veto = c.write("with-veto.toml", TRAINING_TIME_THRESHOLDS);
+    // The shipped policy and thresholds, named explicitly.
+    let with_veto = c.write("with-veto.toml", "");
     for (carrier, path) in [
         ("is-number-7.0.0.tgz", "lib/build.py"),
         ("left-pad-1.3.0.tgz", "scripts/postbuild.py"),
@@ -928,7 +942,8 @@ fn the_veto_model_catches_a_payload_the_main_model_dilutes() {
         assert!(pre["score"].as_f64().unwrap() < 0.004207245, "{pre:#}");
         assert_eq!(pre["band"], "uncertain");
         assert_eq!(pre["veto"]["cleared"], false, "{pre:#}");
-        assert_eq!(pre["veto"]["location"], format!("{path}:1"), "{pre:#}");
+        let at = pre["veto"]["location"].as_str().unwrap().to_string();
+        assert!(at.starts_with(&format!("{path}:")), "{pre:#}");
         assert!(pre["note"].as_str().unwrap().contains("veto model"));
         let scan_as = |format: &str| {
             c.run(&[
@@ -945,7 +960,7 @@ fn the_veto_model_catches_a_payload_the_main_model_dilutes() {
         let human = String::from_utf8_lossy(&scan_as("human").stdout).into_owned();
         assert!(
             human.contains("veto malicious-package@")
-                && human.contains(&format!("not cleared at {path}:1")),
+                && human.contains(&format!("not cleared at {at}")),
             "{human}"
         );
         // SARIF points at the file the veto found, not the main model's

