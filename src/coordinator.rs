@@ -714,7 +714,7 @@ mod tests {
         input
     }
 
-    /// A coordinator for the malicious-package policy with the [`Levels`]
+    /// A coordinator for the malicious-package policy with the [`LEVELS`]
     /// pre-check and the given detectors.
     fn levels_coordinator(
         config: Config,
@@ -725,7 +725,7 @@ mod tests {
             config,
             vec![PolicyGate {
                 policy: Policy::builtin("malicious-package").unwrap(),
-                precheck: Some(Arc::new(Levels) as Arc<dyn Precheck>),
+                precheck: Some(Arc::new(LEVELS) as Arc<dyn Precheck>),
                 veto: None,
             }],
             detectors,
@@ -741,7 +741,7 @@ mod tests {
             policy.harmful_needs_code = needs_code;
             PolicyGate {
                 policy,
-                precheck: Some(Arc::new(Levels) as Arc<dyn Precheck>),
+                precheck: Some(Arc::new(LEVELS) as Arc<dyn Precheck>),
                 veto: None,
             }
         };
@@ -816,7 +816,7 @@ mod tests {
             true,
         );
         let r = c.scan(&input, &["malicious-package".to_string()]);
-        // Levels scores "ODD" 0.5: uncertain, so the detector is asked.
+        // LEVELS scores "ODD" 0.5: uncertain, so the detector is asked.
         assert_eq!(r.policies[0].detectors.len(), 1);
         let texts = d.texts.lock().unwrap();
         assert_eq!(texts.len(), 1);
@@ -867,33 +867,46 @@ mod tests {
         assert_eq!(review_regions(&touching, 0.1), vec![sp(30, 40), sp(0, 20)]);
     }
 
-    /// 0.01 for calm text, 0.5 for a slice holding "ODD", 0.99 for
-    /// "PAYLOAD", in 64-byte slices.
-    struct Levels;
-    impl Precheck for Levels {
+    /// A stand-in model: a slice of `window` bytes scores the value of the
+    /// first of `words` it holds, else `calm`.
+    struct Words {
+        id: &'static str,
+        thresholds: crate::config::Thresholds,
+        window: usize,
+        words: &'static [(&'static [u8], f32)],
+        calm: f32,
+    }
+    impl Precheck for Words {
         fn model_id(&self) -> &str {
-            "levels"
+            self.id
         }
         fn thresholds(&self) -> crate::config::Thresholds {
-            crate::config::Thresholds {
-                harmful_at: 0.9,
-                harmless_below: 0.05,
-            }
+            self.thresholds
         }
         fn slice_rule(&self) -> crate::precheck::SliceRule {
-            crate::precheck::SliceRule::bytes(64, 0)
+            crate::precheck::SliceRule::bytes(self.window, 0)
         }
         fn slice_score(&self, slice: &[u8]) -> f32 {
             let has = |w: &[u8]| slice.windows(w.len()).any(|x| x == w);
-            if has(b"PAYLOAD") {
-                0.99
-            } else if has(b"ODD") {
-                0.5
-            } else {
-                0.01
-            }
+            self.words
+                .iter()
+                .find(|(w, _)| has(w))
+                .map_or(self.calm, |(_, score)| *score)
         }
     }
+
+    /// 0.01 for calm text, 0.5 for a slice holding "ODD", 0.99 for
+    /// "PAYLOAD", in 64-byte slices.
+    const LEVELS: Words = Words {
+        id: "levels",
+        thresholds: crate::config::Thresholds {
+            harmful_at: 0.9,
+            harmless_below: 0.05,
+        },
+        window: 64,
+        words: &[(b"PAYLOAD", 0.99), (b"ODD", 0.5)],
+        calm: 0.01,
+    };
 
     /// Records the text it is handed and the excerpt of every span it is
     /// asked to judge; votes harmless.
@@ -1002,31 +1015,16 @@ mod tests {
 
     /// A veto that does not clear any 16-byte slice holding "HIDDEN"
     /// (0.5 against its harmless-below of 0.1), and NaN on "ERR".
-    struct Hidden;
-    impl Precheck for Hidden {
-        fn model_id(&self) -> &str {
-            "hidden"
-        }
-        fn thresholds(&self) -> crate::config::Thresholds {
-            crate::config::Thresholds {
-                harmful_at: 0.4,
-                harmless_below: 0.1,
-            }
-        }
-        fn slice_rule(&self) -> crate::precheck::SliceRule {
-            crate::precheck::SliceRule::bytes(16, 0)
-        }
-        fn slice_score(&self, slice: &[u8]) -> f32 {
-            let has = |w: &[u8]| slice.windows(w.len()).any(|x| x == w);
-            if has(b"ERR") {
-                f32::NAN
-            } else if has(b"HIDDEN") {
-                0.5
-            } else {
-                0.0
-            }
-        }
-    }
+    const HIDDEN: Words = Words {
+        id: "hidden",
+        thresholds: crate::config::Thresholds {
+            harmful_at: 0.4,
+            harmless_below: 0.1,
+        },
+        window: 16,
+        words: &[(b"ERR", f32::NAN), (b"HIDDEN", 0.5)],
+        calm: 0.0,
+    };
 
     #[test]
     fn veto_band_only_withdraws_an_allow() {
@@ -1067,8 +1065,8 @@ mod tests {
         let calm = "c".repeat(64);
         let gate = |veto: bool| PolicyGate {
             policy: Policy::builtin("malicious-package").unwrap(),
-            precheck: Some(Arc::new(Levels) as Arc<dyn Precheck>),
-            veto: veto.then(|| Arc::new(Hidden) as Arc<dyn Precheck>),
+            precheck: Some(Arc::new(LEVELS) as Arc<dyn Precheck>),
+            veto: veto.then(|| Arc::new(HIDDEN) as Arc<dyn Precheck>),
         };
         let run = |veto: bool, body: &str, detectors: bool| {
             let d = Arc::new(Recorder {

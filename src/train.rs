@@ -415,14 +415,12 @@ fn featurize(
     examples: &[Example],
     cfg: &FeatureConfig,
     rule: crate::precheck::SliceRule,
-    view: crate::precheck::View,
 ) -> Vec<Featurized> {
     examples
         .par_iter()
         .map(|e| {
-            // Rows with an empty view were left out before this.
-            let seen = view.apply(e.text.as_bytes()).unwrap_or_default();
-            let bytes: &[u8] = &seen;
+            // Under a capability view, `text` already holds the row's view.
+            let bytes = e.text.as_bytes();
             // The same cut as every scan with the model (`Precheck::score`).
             let spans = rule.spans_of(bytes);
             let windows = spans
@@ -577,10 +575,19 @@ pub fn train(opts: &TrainOptions) -> Result<TrainReport, TrainError> {
     let mut dev_rows = read_jsonl(&opts.dev, 1.0)?;
     let dev_record = file_record(&opts.dev, dev_rows.len())?;
     if !opts.view.is_text() {
-        let has_view = |e: &Example| opts.view.apply(e.text.as_bytes()).is_some();
         let (t, d) = (train_rows.len(), dev_rows.len());
-        train_rows.retain(has_view);
-        dev_rows.retain(has_view);
+        // Training rows are featurized from their view, computed here once;
+        // dev rows keep their text, since `Precheck::score` applies the
+        // view as every scan does.
+        train_rows = train_rows
+            .into_par_iter()
+            .filter_map(|mut e| {
+                let seen = opts.view.apply(e.text.as_bytes())?;
+                e.text = String::from_utf8_lossy(&seen).into_owned();
+                Some(e)
+            })
+            .collect();
+        dev_rows.retain(|e| opts.view.apply(e.text.as_bytes()).is_some());
         if opts.log {
             crate::util::say(&format!(
                 "view {:?}: left out {} of {t} training and {} of {d} dev rows with an empty view",
@@ -621,12 +628,7 @@ pub fn train(opts: &TrainOptions) -> Result<TrainReport, TrainError> {
         },
     };
     // The cut every scan with the saved model will make.
-    let feats = featurize(
-        &train_rows,
-        &opts.features,
-        config.slice_rule(),
-        config.view,
-    );
+    let feats = featurize(&train_rows, &opts.features, config.slice_rule());
     let params = Params::init(&mut rng, rows, opts.dim, opts.hidden, dev)?;
     let mut opt = AdamW::new(
         params.vars(),
@@ -896,12 +898,7 @@ mod tests {
             weight: 1.0,
         })
         .collect();
-        let feats = featurize(
-            &ex,
-            &cfg,
-            crate::precheck::SliceRule::bytes(8, 2),
-            crate::precheck::View::Text,
-        );
+        let feats = featurize(&ex, &cfg, crate::precheck::SliceRule::bytes(8, 2));
         let mut rng = StdRng::seed_from_u64(7);
         let p = Params::init(&mut rng, 256, 4, 3, &dev).unwrap();
         // Make every hidden unit active so each receives a gradient.
@@ -954,12 +951,7 @@ mod tests {
             all_added: None,
             weight: 1.0,
         }];
-        let feats = featurize(
-            &ex,
-            &cfg,
-            crate::precheck::SliceRule::bytes(1 << 16, 0),
-            crate::precheck::View::Text,
-        );
+        let feats = featurize(&ex, &cfg, crate::precheck::SliceRule::bytes(1 << 16, 0));
         let mut rng = StdRng::seed_from_u64(3);
         let p = Params::init(&mut rng, 64, 4, 3, &dev).unwrap();
         p.b1.set(&Tensor::new(&[0.5f32, 0.5, 0.5], &dev).unwrap())

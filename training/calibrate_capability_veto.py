@@ -27,6 +27,10 @@ import hashlib
 import json
 import math
 import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from calibrate_thresholds import write_threshold  # noqa: E402
 
 
 def load(path):
@@ -41,24 +45,6 @@ def load(path):
 def sha(path):
     with open(path, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()
-
-
-def write_threshold(model, value):
-    config_path = os.path.join(model, "config.json")
-    with open(config_path, encoding="utf-8") as f:
-        config = json.load(f)
-    before = config["thresholds"]["harmless-below"]
-    config["thresholds"]["harmless-below"] = value
-    text = json.dumps(config, indent=2)
-    with open(config_path, "w", encoding="utf-8") as f:
-        f.write(text)
-    manifest_path = os.path.join(model, "manifest.json")
-    with open(manifest_path, encoding="utf-8") as f:
-        manifest = json.load(f)
-    manifest["config-sha256"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    with open(manifest_path, "w", encoding="utf-8") as f:
-        f.write(json.dumps(manifest, indent=2))
-    return before
 
 
 def main():

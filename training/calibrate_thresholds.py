@@ -43,6 +43,26 @@ import math
 import os
 
 
+def write_threshold(model, value):
+    """Sets MODEL/config.json's harmless-below to `value` and the manifest's
+    config-sha256 to match; returns the value it replaced."""
+    config_path = os.path.join(model, "config.json")
+    with open(config_path, encoding="utf-8") as f:
+        config = json.load(f)
+    before = config["thresholds"]["harmless-below"]
+    config["thresholds"]["harmless-below"] = value
+    text = json.dumps(config, indent=2)
+    with open(config_path, "w", encoding="utf-8") as f:
+        f.write(text)
+    manifest_path = os.path.join(model, "manifest.json")
+    with open(manifest_path, encoding="utf-8") as f:
+        manifest = json.load(f)
+    manifest["config-sha256"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    with open(manifest_path, "w", encoding="utf-8") as f:
+        f.write(json.dumps(manifest, indent=2))
+    return before
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("model")
@@ -135,16 +155,7 @@ def main():
         raise SystemExit("harmless-below would exceed harmful-at; not written")
     if not a.write:
         return
-    config["thresholds"]["harmless-below"] = value
-    text = json.dumps(config, indent=2)
-    with open(config_path, "w", encoding="utf-8") as f:
-        f.write(text)
-    manifest_path = os.path.join(a.model, "manifest.json")
-    with open(manifest_path, encoding="utf-8") as f:
-        manifest = json.load(f)
-    manifest["config-sha256"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    with open(manifest_path, "w", encoding="utf-8") as f:
-        f.write(json.dumps(manifest, indent=2))
+    write_threshold(a.model, value)
     with open(os.path.join(a.model, "calibration.json"), "w", encoding="utf-8") as f:
         f.write(json.dumps({
             "rule": rule,

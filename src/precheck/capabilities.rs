@@ -74,15 +74,6 @@ fn lexicon() -> &'static RegexSet {
     })
 }
 
-/// The capability classes `line` (without its diff marker) shows.
-pub fn classes_of(line: &[u8]) -> Vec<&'static str> {
-    lexicon()
-        .matches(line)
-        .into_iter()
-        .map(|i| CLASSES[i].0)
-        .collect()
-}
-
 /// The view of one text, with the map back to it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Digest {
@@ -265,6 +256,21 @@ pub fn digest_of(bytes: &[u8]) -> Digest {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The capability classes `line` (without its diff marker) shows.
+    fn classes_of(line: &[u8]) -> Vec<&'static str> {
+        lexicon()
+            .matches(line)
+            .into_iter()
+            .map(|i| CLASSES[i].0)
+            .collect()
+    }
+
+    #[test]
+    fn model_configs_name_this_lexicon() {
+        let named = serde_json::to_string(&super::super::View::Capabilities).unwrap();
+        assert_eq!(named, format!("\"{LEXICON}\""));
+    }
 
     fn body(lines: &[&str]) -> String {
         lines.iter().map(|l| format!("+{l}\n")).collect()

@@ -56,35 +56,42 @@ pub trait Precheck: Send + Sync {
     fn parallel(&self) -> bool {
         true
     }
+    /// What this pre-check reads of a text: the text itself, or a view of
+    /// it whose slices are mapped back to the text's spans.
+    fn view(&self) -> View {
+        View::Text
+    }
     /// The score of every slice of `text`, with its byte span, in order.
     fn slice_scores(&self, text: &Text) -> Vec<(f32, Span)> {
-        text_slice_scores(self, text)
+        use rayon::prelude::*;
+        if self.view() == View::Capabilities {
+            let pieces = text.pieces_at().map(|(s, p)| (s, p.as_bytes()));
+            return view_slice_scores(self, &capabilities::digest(pieces));
+        }
+        let spans = self.slice_rule().spans(text);
+        let score_one = |span: &Span| {
+            let s = text.with_bytes(span.start..span.end, |b| self.slice_score(b));
+            (s, *span)
+        };
+        // Large inputs (whole packages) score their slices in parallel.
+        if spans.len() >= 16 && self.parallel() {
+            spans.par_iter().map(score_one).collect()
+        } else {
+            spans.iter().map(score_one).collect()
+        }
     }
     /// The score of contiguous bytes: the top slice, scored on this thread
     /// (its callers, training and the hotspot search, parallelise over
     /// inputs or hold one slice).
     fn score(&self, text: &[u8]) -> PrecheckScore {
-        PrecheckScore::of(&bytes_slice_scores(self, text))
+        PrecheckScore::of(&match self.view() {
+            View::Text => bytes_slice_scores(self, text),
+            View::Capabilities => view_slice_scores(self, &capabilities::digest_of(text)),
+        })
     }
     /// Everything about the model that can change a score (for cache keys).
     fn fingerprint(&self) -> String {
         self.model_id().to_string()
-    }
-}
-
-/// [`Precheck::slice_scores`] over the text itself (no view).
-fn text_slice_scores<P: Precheck + ?Sized>(p: &P, text: &Text) -> Vec<(f32, Span)> {
-    use rayon::prelude::*;
-    let spans = p.slice_rule().spans(text);
-    let score_one = |span: &Span| {
-        let s = text.with_bytes(span.start..span.end, |b| p.slice_score(b));
-        (s, *span)
-    };
-    // Large inputs (whole packages) score their slices in parallel.
-    if spans.len() >= 16 && p.parallel() {
-        spans.par_iter().map(score_one).collect()
-    } else {
-        spans.iter().map(score_one).collect()
     }
 }
 
@@ -355,23 +362,8 @@ impl Precheck for HashedModel {
         self.on_cpu()
     }
 
-    fn slice_scores(&self, text: &Text) -> Vec<(f32, Span)> {
-        match self.config.view {
-            View::Text => text_slice_scores(self, text),
-            View::Capabilities => {
-                let pieces = text.pieces_at().map(|(s, p)| (s, p.as_bytes()));
-                view_slice_scores(self, &capabilities::digest(pieces))
-            }
-        }
-    }
-
-    fn score(&self, text: &[u8]) -> PrecheckScore {
-        match self.config.view {
-            View::Text => PrecheckScore::of(&bytes_slice_scores(self, text)),
-            View::Capabilities => {
-                PrecheckScore::of(&view_slice_scores(self, &capabilities::digest_of(text)))
-            }
-        }
+    fn view(&self) -> View {
+        self.config.view
     }
 }
 
