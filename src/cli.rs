@@ -31,7 +31,9 @@ pub const EXIT_USAGE: i32 = 3;
     about = "Local-first harm gate: is this input safe enough, under a named harm policy, to go on?"
 )]
 struct Cli {
-    /// Config file (default: ./canary.toml if present).
+    /// Config file (default: the built-in defaults; a ./canary.toml is
+    /// never read unless named here, so an untrusted checkout cannot
+    /// loosen the gate that judges it).
     #[arg(long, global = true)]
     config: Option<PathBuf>,
     #[command(subcommand)]
@@ -246,6 +248,14 @@ pub fn main() -> i32 {
 
 fn run(cli: Cli) -> Result<i32> {
     let config = Config::discover(cli.config.as_deref())?;
+    if let Some(local) = Config::ignored_local(cli.config.as_deref()) {
+        crate::util::say(&format!(
+            "canary: note: {} in the working directory is not read unless named; \
+             pass --config {} to use it (built-in defaults apply)",
+            local.display(),
+            local.display()
+        ));
+    }
     match cli.command {
         Command::Scan(args) => scan(config, args),
         Command::Policy { command } => policy_cmd(&config, command),

@@ -261,20 +261,23 @@ impl Default for Limits {
 }
 
 impl Config {
-    /// Finds the config: `--config PATH` if given (must exist), else
-    /// `./canary.toml` if present, else the defaults.
+    /// Finds the config: `--config PATH` if given (must exist), else the
+    /// built-in defaults. A `./canary.toml` in the working directory is
+    /// never read unless named: Canary is run inside checkouts it has not
+    /// judged yet, and a planted config could raise thresholds, turn the
+    /// veto off or allowlist its own package. `ignored_local` says whether
+    /// such a file was passed over, so the CLI can say so.
     pub fn discover(explicit: Option<&Path>) -> Result<Config, ConfigError> {
         match explicit {
             Some(path) => Config::from_file(path),
-            None => {
-                let local = Path::new("canary.toml");
-                if local.is_file() {
-                    Config::from_file(local)
-                } else {
-                    Ok(Config::default())
-                }
-            }
+            None => Ok(Config::default()),
         }
+    }
+
+    /// A `./canary.toml` that `discover` passed over, if any.
+    pub fn ignored_local(explicit: Option<&Path>) -> Option<PathBuf> {
+        let local = Path::new("canary.toml");
+        (explicit.is_none() && local.is_file()).then(|| local.to_path_buf())
     }
 
     pub fn from_file(path: &Path) -> Result<Config, ConfigError> {

@@ -391,6 +391,8 @@ impl Coordinator {
                                 None
                             },
                             cleared,
+                            empty_view: v.view() != crate::precheck::View::Text
+                                && top.top_slice.start == top.top_slice.end,
                         });
                     }
                 }

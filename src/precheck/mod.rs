@@ -108,6 +108,9 @@ fn bytes_slice_scores<P: Precheck + ?Sized>(p: &P, text: &[u8]) -> Vec<(f32, Spa
 /// with nothing in it (no capability line) is one empty slice scoring 0:
 /// there is nothing for the model to object to.
 fn view_slice_scores<P: Precheck + ?Sized>(p: &P, d: &capabilities::Digest) -> Vec<(f32, Span)> {
+    // An empty view is one empty slice scoring 0; every slice of a view
+    // that holds text maps to a non-empty source span, so reports can tell
+    // "nothing to read" from "read and cleared" (`VetoReport::empty_view`).
     if d.text.is_empty() {
         return vec![(0.0, Span { start: 0, end: 0 })];
     }

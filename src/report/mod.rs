@@ -138,6 +138,11 @@ pub struct VetoReport {
     pub location: Option<String>,
     /// Whether its top score was below its own harmless-below.
     pub cleared: bool,
+    /// The veto reads a view of the input (`capabilities/v1`: the lines
+    /// that can act on the machine) and this input has no line in it: its
+    /// score 0 means "nothing for it to read", not "read and cleared".
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub empty_view: bool,
 }
 
 impl PrecheckReport {
@@ -242,11 +247,9 @@ pub struct Report {
     pub policies: Vec<PolicyReport>,
     pub usage: Usage,
     pub elapsed_ms: u64,
-    /// The config file the gate ran under; absent for the built-in
-    /// defaults. A `./canary.toml` is read from the working directory, so a
-    /// scan run inside an untrusted checkout may be judged under that
-    /// checkout's thresholds and allowlist: a caller pins the sha256 it
-    /// expects (or passes `--config`).
+    /// The config file the gate ran under (`--config`); absent for the
+    /// built-in defaults. A caller that passes a config can pin the sha256
+    /// it expects.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub config: Option<ConfigInfo>,
 }

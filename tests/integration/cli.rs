@@ -162,16 +162,29 @@ fn broken_config_exits_3_and_scans_nothing() {
         "names the bad key: {}",
         stderr(&o)
     );
-    // A ./canary.toml is picked up without --config.
+    // A ./canary.toml is read only when named.
     c.write("canary.toml", "[gate]\nquorum = 0\n");
-    let o = c.run(&["scan", &path("diffs/bugfix.diff")]);
+    let o = c.run(&[
+        "--config",
+        "canary.toml",
+        "scan",
+        &path("diffs/bugfix.diff"),
+    ]);
     assert_eq!(code(&o), 3);
-    assert!(stderr(&o).contains("quorum"));
+    assert!(stderr(&o).contains("quorum"), "{}", stderr(&o));
+    let o = c.run(&["scan", &path("diffs/bugfix.diff")]);
+    assert_ne!(code(&o), 3, "not named, not read: {}", stderr(&o));
+    assert!(
+        stderr(&o).contains("canary.toml in the working directory is not read unless named"),
+        "{}",
+        stderr(&o)
+    );
 }
 
-/// A report names the config it was decided under, so a caller can tell
-/// when a `./canary.toml` in the working directory (an untrusted checkout's,
-/// say) changed the gate: its thresholds here turn a block into an allow.
+/// A report names the config it was decided under, and a `./canary.toml`
+/// in the working directory (an untrusted checkout's, say) decides nothing
+/// unless named: planted there, thresholds and a disabled veto that would
+/// turn this block into an allow are passed over.
 #[test]
 fn reports_name_the_config_that_decided_them() {
     let c = Canary::new();
@@ -188,9 +201,9 @@ fn reports_name_the_config_that_decided_them() {
             diff.as_str(),
         ]);
         let o = c.run(&all);
-        (code(&o), json(&o))
+        (code(&o), json(&o), stderr(&o))
     };
-    let (code0, defaults) = scan(&[]);
+    let (code0, defaults, _) = scan(&[]);
     assert_eq!(defaults["decision"], "block");
     assert_eq!(code0, 2, "uncertain: blocked as inconclusive: {defaults:#}");
     assert!(
@@ -198,20 +211,27 @@ fn reports_name_the_config_that_decided_them() {
         "built-in defaults: {defaults:#}"
     );
 
-    // Planted thresholds alone do not clear it: the policy's veto model
-    // keeps its own harmless-below.
-    let thresholds =
-        "[precheck.thresholds.malicious-package]\nharmful-at = 1.0\nharmless-below = 1.0\n";
-    c.write("canary.toml", thresholds);
-    let (_, r) = scan(&[]);
-    assert_eq!(r["decision"], "block", "{r:#}");
-    assert_eq!(r["policies"][0]["precheck"]["veto"]["cleared"], false);
-    // Planted with the veto off: every score below 1.0 clears.
-    let planted = &format!("{thresholds}[precheck.vetoes]\nmalicious-package = \"off\"\n");
+    let planted =
+        "[precheck.thresholds.malicious-package]\nharmful-at = 1.0\nharmless-below = 1.0\n\
+                   [precheck.vetoes]\nmalicious-package = \"off\"\n";
     c.write("canary.toml", planted);
-    let (code1, r) = scan(&[]);
-    assert_eq!(r["decision"], "allow", "the planted config decides: {r:#}");
-    assert_eq!(code1, 0);
+    let (code1, r, err) = scan(&[]);
+    let timeless = |mut v: serde_json::Value| {
+        v.as_object_mut().unwrap().remove("elapsed_ms");
+        v
+    };
+    assert_eq!(
+        timeless(r),
+        timeless(defaults.clone()),
+        "a planted config changes nothing"
+    );
+    assert_eq!(code1, 2);
+    assert!(err.contains("not read unless named"), "{err}");
+
+    // Named, it decides, and the report says which file and content did.
+    let (code2, r, _) = scan(&["--config", "canary.toml"]);
+    assert_eq!(r["decision"], "allow", "the named config decides: {r:#}");
+    assert_eq!(code2, 0);
     assert_eq!(r["config"]["path"], "canary.toml");
     let want = {
         use sha2::Digest;
@@ -219,11 +239,16 @@ fn reports_name_the_config_that_decided_them() {
     };
     assert_eq!(r["config"]["sha256"], want.as_str());
 
-    // Named explicitly, a config of one's own wins over the planted one.
-    let own = c.write("own.toml", "[gate]\nquorum = 2\n");
-    let (code2, r) = scan(&["--config", own.to_str().unwrap()]);
+    // Thresholds alone do not clear it: the policy's veto model keeps its
+    // own harmless-below.
+    let own = c.write(
+        "own.toml",
+        "[precheck.thresholds.malicious-package]\nharmful-at = 1.0\nharmless-below = 1.0\n",
+    );
+    let (code3, r, _) = scan(&["--config", own.to_str().unwrap()]);
     assert_eq!(r["decision"], "block", "{r:#}");
-    assert_eq!(code2, 2);
+    assert_eq!(r["policies"][0]["precheck"]["veto"]["cleared"], false);
+    assert_eq!(code3, 2);
     assert!(r["config"]["path"].as_str().unwrap().ends_with("own.toml"));
     assert_ne!(r["config"]["sha256"], want.as_str());
 }

@@ -15,7 +15,7 @@ pub fn fixture(rel: &str) -> PathBuf {
         .join(rel)
 }
 
-/// The binary, run in a fresh temporary directory (so no stray ./canary.toml applies).
+/// The binary, run in a fresh temporary directory (its files are the test's own).
 pub struct Canary {
     pub dir: tempfile::TempDir,
 }

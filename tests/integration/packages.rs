@@ -577,21 +577,30 @@ fn sarif_has_one_located_result_per_blocked_package() {
         corrupt,
     ];
     let paths: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-    let args = |format: &'static str| {
-        let mut a = vec!["scan", "--local-only", "--no-cache", "--format", format];
-        a.extend(paths.iter().map(String::as_str));
-        a
-    };
     // An allowed package, whatever the model makes of it: a reviewed one.
     let left_pad = std::fs::read(fixture("packages/benign/left-pad-1.3.0.tgz")).unwrap();
     let sha = {
         use sha2::Digest;
         hex::encode(sha2::Sha256::digest(&left_pad))
     };
-    c.write(
-        "canary.toml",
+    let cfg = c.write(
+        "reviewed.toml",
         &format!("[[allow]]\nsha256 = \"{sha}\"\nreason = \"reviewed\"\n"),
     );
+    let cfg = cfg.display().to_string();
+    let args = |format: &'static str| {
+        let mut a = vec![
+            "--config",
+            cfg.as_str(),
+            "scan",
+            "--local-only",
+            "--no-cache",
+            "--format",
+            format,
+        ];
+        a.extend(paths.iter().map(String::as_str));
+        a
+    };
     let reports = jsonl(&c.run(&args("jsonl")));
     let o = c.run(&args("sarif"));
     assert_eq!(code(&o), 2, "an unreadable input is exit 2");
@@ -869,6 +878,9 @@ fn a_payload_hidden_in_a_cleared_package_is_not_allowed() {
         (Some(true), Some(0.0)),
         "{v:#}"
     );
+    // is-number has no line that can act on the machine: the report says
+    // the veto had nothing to read rather than that it read and cleared.
+    assert_eq!(v["empty_view"], true, "{v:#}");
 
     let (o, r) = scan_path_json(&c, &hidden);
     assert_eq!(
@@ -881,6 +893,7 @@ fn a_payload_hidden_in_a_cleared_package_is_not_allowed() {
     assert!(score < 0.004207245, "the main model clears it: {p:#}");
     assert_eq!(p["band"], "uncertain", "{p:#}");
     assert_eq!(p["veto"]["cleared"], false, "{p:#}");
+    assert!(p["veto"].get("empty_view").is_none(), "{p:#}");
     assert!(
         p["veto"]["location"]
             .as_str()
