@@ -62,6 +62,12 @@ enum Command {
         /// Apply the training corpus caps (16 KB per file, 64 KB per sample).
         #[arg(long)]
         corpus: bool,
+        /// Print what a model with this view reads: the rendered text
+        /// (`text`, the default) or only its capability lines with context
+        /// (`capabilities`, what the malicious-package veto reads; nothing
+        /// when there is no such line).
+        #[arg(long, value_enum, default_value = "text")]
+        view: ViewArg,
     },
     /// Probe the configured detectors with known inputs.
     Detectors {
@@ -101,6 +107,7 @@ enum SlicingArg {
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum ViewArg {
     Text,
+    /// `capabilities/v1`: capability lines with context, file by file.
     Capabilities,
 }
 
@@ -261,9 +268,12 @@ fn run(cli: Cli) -> Result<i32> {
         Command::Policy { command } => policy_cmd(&config, command),
         Command::Train(args) => train_cmd(args),
         Command::Eval(args) => eval_cmd(config, args),
-        Command::Render { path, base, corpus } => {
-            render_cmd(&config, &path, base.as_deref(), corpus)
-        }
+        Command::Render {
+            path,
+            base,
+            corpus,
+            view,
+        } => render_cmd(&config, &path, base.as_deref(), corpus, view),
         Command::Detectors {
             command: DetectorsCommand::Check { local_only },
         } => detectors_check(config, local_only),
@@ -915,7 +925,13 @@ fn eval_cmd(config: Config, a: EvalArgs) -> Result<i32> {
     Ok(0)
 }
 
-fn render_cmd(config: &Config, path: &Path, base: Option<&Path>, corpus: bool) -> Result<i32> {
+fn render_cmd(
+    config: &Config,
+    path: &Path,
+    base: Option<&Path>,
+    corpus: bool,
+    view: ViewArg,
+) -> Result<i32> {
     for p in std::iter::once(path).chain(base) {
         if std::fs::symlink_metadata(p).is_err() {
             bail!(input::InputError::NotFound(p.to_path_buf()));
@@ -929,11 +945,18 @@ fn render_cmd(config: &Config, path: &Path, base: Option<&Path>, corpus: bool) -
     let inp = crate::input::render::render_package_mode(base, path, &config.limits, mode);
     // Written as is: formatting would copy a text of hundreds of MB.
     let mut o = std::io::stdout().lock();
-    inp.text
-        .pieces()
-        .try_for_each(|p| o.write_all(p.as_bytes()))
-        .and_then(|()| o.flush())
-        .context("cannot write to standard output")?;
+    match view {
+        ViewArg::Text => inp
+            .text
+            .pieces()
+            .try_for_each(|p| o.write_all(p.as_bytes())),
+        ViewArg::Capabilities => {
+            let pieces = inp.text.pieces_at().map(|(s, p)| (s, p.as_bytes()));
+            o.write_all(&crate::precheck::capabilities::digest(pieces).text)
+        }
+    }
+    .and_then(|()| o.flush())
+    .context("cannot write to standard output")?;
     drop(o);
     for n in &inp.notes {
         crate::util::say(&format!("note: {n}"));

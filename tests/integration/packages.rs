@@ -502,6 +502,49 @@ fn render_output_matches_reviewed_snapshots() {
     );
 }
 
+/// `canary render --view capabilities` prints what the malicious-package
+/// veto reads: the capability lines of code files with their context, not
+/// the package's other code or its documentation; nothing at all for a
+/// package without such a line.
+#[test]
+fn render_shows_the_capability_view_the_veto_reads() {
+    let c = Canary::new();
+    let render = |rel: &str, view: &str| {
+        let o = c.run(&[
+            "render",
+            "--view",
+            view,
+            &fixture(rel).display().to_string(),
+        ]);
+        assert_eq!(code(&o), 0, "{}", crate::stderr(&o));
+        crate::stdout(&o)
+    };
+    let full = render("packages/malicious/string-padder-2.0.1.tgz", "text");
+    let view = render("packages/malicious/string-padder-2.0.1.tgz", "capabilities");
+    assert!(full.contains("+++ b/README.md"), "{full}");
+    assert!(
+        !view.contains("README"),
+        "documentation is not read: {view}"
+    );
+    for line in [
+        "+++ b/package.json",
+        "+    \"postinstall\": \"node install.js\"",
+        "+const { exec } = require('child_process');",
+        "+const npmrc = path.join(os.homedir(), '.npmrc');",
+    ] {
+        assert!(view.contains(line), "{line:?} missing from {view}");
+    }
+    // Every line of the view is a line of the rendered text, or a gap.
+    for line in view.lines() {
+        assert!(line == "@@" || full.lines().any(|l| l == line), "{line:?}");
+    }
+    assert!(view.len() < full.len());
+    assert_eq!(
+        render("packages/benign/is-number-7.0.0.tgz", "capabilities"),
+        ""
+    );
+}
+
 #[test]
 fn version_diffs_judge_the_change() {
     let c = Canary::new();
