@@ -64,9 +64,63 @@ pub const CLASSES: &[(&str, &str)] = &[
     ),
     (
         "encoded",
-        r#"[A-Za-z0-9+/]{200,}={0,2}|(?:\\x[0-9a-fA-F]{2}){40,}|(?:\\[0-7]{3}){20,}|\bb(?:64|32|16|85)decode\b|\ba85decode\b|\bfromhex\b|\bunhexlify\b|\bzlib\.decompress\b|\bcodecs\.decode\b|\bFernet\b|\batob\s*\(|Buffer\.from\([^)]*['"]base64['"]"#,
+        r#"\bb(?:64|32|16|85)decode\b|\ba85decode\b|\bfromhex\b|\bunhexlify\b|\bzlib\.decompress\b|\bcodecs\.decode\b|\bFernet\b|\batob\s*\(|Buffer\.from\([^)]*['"]base64['"]"#,
     ),
 ];
+
+/// The `encoded` class's long runs, checked by hand ([`long_run`]) rather
+/// than in the regex set: as counted repetitions they made the lazy DFA
+/// build hundreds of states in every process before its first match (25 ms,
+/// more than certifi's whole scan). The same as these patterns would be.
+pub const RUNS: &[&str] = &[
+    r"[A-Za-z0-9+/]{200,}",
+    r"(?:\\x[0-9a-fA-F]{2}){40,}",
+    r"(?:\\[0-7]{3}){20,}",
+];
+
+/// Whether `line` holds one of [`RUNS`]: 200 base64 characters in a row,
+/// or 40 `\xHH` or 20 `\ooo` escapes in a row.
+fn long_run(line: &[u8]) -> bool {
+    let mut run = 0;
+    for &b in line {
+        if b.is_ascii_alphanumeric() || b == b'+' || b == b'/' {
+            run += 1;
+            if run >= 200 {
+                return true;
+            }
+        } else {
+            run = 0;
+        }
+    }
+    let hex = |u: &[u8]| u[0] == b'x' && u[1].is_ascii_hexdigit() && u[2].is_ascii_hexdigit();
+    let octal = |u: &[u8]| u.iter().all(|c| (b'0'..=b'7').contains(c));
+    escapes(line, hex, 40) || escapes(line, octal, 20)
+}
+
+/// Whether `line` holds `need` back-to-back four-byte escapes: a backslash
+/// and three bytes that `unit` accepts. No escape's last three bytes can
+/// hold a backslash, so a run cannot start inside another, and the scan
+/// may jump past a run that fell short.
+fn escapes(line: &[u8], unit: impl Fn(&[u8]) -> bool, need: usize) -> bool {
+    let at = |j: usize| j + 4 <= line.len() && line[j] == b'\\' && unit(&line[j + 1..j + 4]);
+    let mut i = 0;
+    while i + 4 <= line.len() {
+        let mut j = i;
+        while at(j) {
+            j += 4;
+            if (j - i) / 4 >= need {
+                return true;
+            }
+        }
+        i = j.max(i + 1);
+    }
+    false
+}
+
+/// Whether an added line (without its `+`) shows any capability.
+fn is_capability(line: &[u8]) -> bool {
+    lexicon().is_match(line) || long_run(line)
+}
 
 fn lexicon() -> &'static RegexSet {
     static SET: OnceLock<RegexSet> = OnceLock::new();
@@ -201,7 +255,7 @@ impl Builder {
             self.code = !crate::input::render::is_inert(path);
             return;
         }
-        let hit = self.code && line.first() == Some(&b'+') && lexicon().is_match(&line[1..]);
+        let hit = self.code && line.first() == Some(&b'+') && is_capability(&line[1..]);
         if hit {
             if let Some((h_at, h)) = self.header.take() {
                 self.copy(h_at, &h, true);
@@ -269,11 +323,69 @@ mod tests {
 
     /// The capability classes `line` (without its diff marker) shows.
     fn classes_of(line: &[u8]) -> Vec<&'static str> {
-        lexicon()
+        let mut out: Vec<&str> = lexicon()
             .matches(line)
             .into_iter()
             .map(|i| CLASSES[i].0)
-            .collect()
+            .collect();
+        if long_run(line) && !out.contains(&"encoded") {
+            out.push("encoded");
+        }
+        out
+    }
+
+    /// The hand-written runs say what the patterns in `RUNS` would, on
+    /// the edges (one short, one enough, misaligned, broken) and on many
+    /// random lines drawn from the characters that matter.
+    #[test]
+    fn long_runs_match_their_patterns() {
+        let set = regex::bytes::RegexSetBuilder::new(RUNS)
+            .unicode(false)
+            .build()
+            .unwrap();
+        let hex = |n: usize| "\\x4f".repeat(n);
+        let oct = |n: usize| "\\157".repeat(n);
+        let edges = [
+            ("A".repeat(199), false),
+            ("A".repeat(200), true),
+            (format!("{}={}", "a/".repeat(60), "b+".repeat(60)), false),
+            (format!("x{}", "9".repeat(200)), true),
+            (hex(39), false),
+            (hex(40), true),
+            (format!("\\{}", hex(40)), true),
+            (format!("{}\\x4{}", hex(20), hex(20)), false),
+            (format!("\\x{}", hex(40)), true),
+            (oct(19), false),
+            (oct(20), true),
+            (format!("{}\\8{}", oct(10), oct(10)), false),
+            (format!("\\\\{}", oct(20)), true),
+        ];
+        for (line, want) in &edges {
+            assert_eq!(set.is_match(line.as_bytes()), *want, "pattern: {line:?}");
+            assert_eq!(long_run(line.as_bytes()), *want, "by hand: {line:?}");
+        }
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(14);
+        // Lines of repeated pieces, so that runs of every kind, long and
+        // short, aligned and broken, come up often.
+        let pieces = [
+            "\\x4f", "\\xg1", "\\x4", "\\157", "\\18", "\\", "x", "Ab9", "+/", "=", " ",
+        ];
+        let mut hits = 0;
+        for _ in 0..4000 {
+            let mut line = String::new();
+            for _ in 0..rng.random_range(0..12) {
+                let piece = pieces[rng.random_range(0..pieces.len())];
+                line.push_str(&piece.repeat(rng.random_range(1..90)));
+            }
+            let want = set.is_match(line.as_bytes());
+            hits += usize::from(want);
+            assert_eq!(long_run(line.as_bytes()), want, "{line:?}");
+        }
+        assert!(
+            hits > 400 && hits < 3600,
+            "random lines of both kinds: {hits}"
+        );
     }
 
     #[test]
