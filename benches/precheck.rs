@@ -7,6 +7,9 @@
 //! Groups:
 //! - `precheck/score`: the shipped models on a 64 KB diff and a 2 KB message.
 //! - `precheck/load`: verifying and loading an embedded model.
+//! - `capabilities/digest`: building the veto's capability view of 1 MB of
+//!   code, ASCII and with non-ASCII text on most lines (rich's sdist was
+//!   2.5× slower than GuardDog until the lexicon matched ASCII-only).
 //! - `render`: reading and rendering fixture archives (bytes = archive size),
 //!   and a generated large package (`synthetic-large`, bytes = its text).
 //! - `scan`: the same packages through the coordinator (read, render, score,
@@ -62,6 +65,36 @@ fn bench_score(c: &mut Criterion) {
                 b.iter(|| PrecheckScore::of(&m.slice_scores(std::hint::black_box(t))))
             });
         }
+    }
+    g.finish();
+}
+
+/// About 1 MB of a rendered code file: ordinary lines, a capability line
+/// every 20, and (in the `non-ascii` case) box-drawing and accented text
+/// on most lines.
+fn code_text(non_ascii: bool) -> Vec<u8> {
+    let mut t = b"--- /dev/null\n+++ b/pkg/console.py\n@@ -0,0 +1,1 @@\n".to_vec();
+    let mut i = 0;
+    while t.len() < 1 << 20 {
+        let line = match (i % 20, non_ascii) {
+            (0, _) => "+    token = os.environ.get('API_TOKEN')\n".to_string(),
+            (_, true) => format!("+    print('━━ étape {i} terminée ✓ ━━')  # café\n"),
+            (_, false) => format!("+    print('-- step {i} done --')  # note\n"),
+        };
+        t.extend_from_slice(line.as_bytes());
+        i += 1;
+    }
+    t
+}
+
+fn bench_digest(c: &mut Criterion) {
+    let mut g = c.benchmark_group("capabilities/digest");
+    for (label, non_ascii) in [("ascii-1MB", false), ("non-ascii-1MB", true)] {
+        let text = code_text(non_ascii);
+        g.throughput(Throughput::Bytes(text.len() as u64));
+        g.bench_function(label, |b| {
+            b.iter(|| precheck::capabilities::digest_of(std::hint::black_box(&text)))
+        });
     }
     g.finish();
 }
@@ -230,6 +263,7 @@ fn bench_train(c: &mut Criterion) {
 criterion_group!(
     benches,
     bench_score,
+    bench_digest,
     bench_load,
     bench_render,
     bench_scan,
