@@ -77,6 +77,17 @@ pub enum Band {
     Uncertain,
 }
 
+impl Band {
+    /// The name reports use (the JSON value).
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Band::Harmful => "harmful",
+            Band::Harmless => "harmless",
+            Band::Uncertain => "uncertain",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Vote {
@@ -84,6 +95,18 @@ pub enum Vote {
     Harmless,
     Failed,
     Skipped,
+}
+
+impl Vote {
+    /// The name reports use (the JSON value).
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Vote::Harmful => "harmful",
+            Vote::Harmless => "harmless",
+            Vote::Failed => "failed",
+            Vote::Skipped => "skipped",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -352,14 +375,14 @@ impl Report {
                 .unwrap_or_default();
             let _ = writeln!(
                 s,
-                "  policy {}: {} ({}) pre-check score {score} band {:?}, {} slice(s){top}{loc}",
+                "  policy {}: {} ({}) pre-check score {score} band {}, {} slice(s){top}{loc}",
                 p.id,
                 match p.decision {
                     Decision::Allow => "allow",
                     Decision::Block => "block",
                 },
                 p.reason.as_str(),
-                p.precheck.band,
+                p.precheck.band.as_str(),
                 p.precheck.slices,
             );
             if let Some(n) = &p.precheck.note {
@@ -372,7 +395,11 @@ impl Report {
                     v.model,
                     show_score(v.score),
                     v.slices,
-                    if v.cleared { "cleared" } else { "not cleared" },
+                    match (v.cleared, v.empty_view) {
+                        (true, true) => "cleared (no line its view keeps)",
+                        (true, false) => "cleared",
+                        (false, _) => "not cleared",
+                    },
                     v.location
                         .as_ref()
                         .map(|l| format!(" at {l}"))
@@ -397,10 +424,10 @@ impl Report {
             for d in &p.detectors {
                 let _ = writeln!(
                     s,
-                    "    detector {} ({}): {:?}{} in {} ms, {} in / {} out tokens",
+                    "    detector {} ({}): {}{} in {} ms, {} in / {} out tokens",
                     d.id,
                     d.model,
-                    d.vote,
+                    d.vote.as_str(),
                     d.error
                         .as_ref()
                         .map(|e| format!(" [{e}]"))

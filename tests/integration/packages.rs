@@ -924,6 +924,19 @@ fn a_payload_hidden_in_a_cleared_package_is_not_allowed() {
     // is-number has no line that can act on the machine: the report says
     // the veto had nothing to read rather than that it read and cleared.
     assert_eq!(v["empty_view"], true, "{v:#}");
+    let o = c.run(&[
+        "scan",
+        "--local-only",
+        "--no-cache",
+        "--format",
+        "human",
+        clean.to_str().unwrap(),
+    ]);
+    let human = crate::stdout(&o);
+    assert!(
+        human.contains("band harmless") && human.contains("cleared (no line its view keeps)"),
+        "the human line uses the report's words: {human}"
+    );
 
     let (o, r) = scan_path_json(&c, &hidden);
     assert_eq!(
