@@ -18,16 +18,13 @@ bytes. Then, for example:
 
 Standard library only.
 """
-import hashlib
-import json
 import os
 import re
 import sys
 import urllib.parse
-import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fetch_sdists import get_json, locked_url  # noqa: E402
+from fetch_sdists import download_checked, get_json, locked_url  # noqa: E402
 
 FINAL = re.compile(r"^\d+(\.\d+)*$")
 
@@ -77,19 +74,12 @@ def main():
         try:
             if name in pinned:
                 v, filename, want = pinned[name]
-                url = locked_url(name, filename)
+                path = os.path.join(dest, filename)
+                url = None if os.path.exists(path) else locked_url(name, filename)
             else:
                 v, filename, want, url = previous(name, version)
-            path = os.path.join(dest, filename)
-            if not os.path.exists(path):
-                with urllib.request.urlopen(url, timeout=300) as r:
-                    data = r.read()
-                with open(path, "wb") as fh:
-                    fh.write(data)
-            sha = hashlib.sha256(open(path, "rb").read()).hexdigest()
-            if sha != want:
-                os.remove(path)
-                sys.exit(f"{name}: sha256 {sha} does not match {want}")
+                path = os.path.join(dest, filename)
+            sha = download_checked(name, url, path, want)
             out.append(f"{name} {v} {filename} {sha}")
             print(f"ok {name} {v} (before {version})", file=sys.stderr)
         except Exception as e:  # a project without a previous sdist is reported, not fatal

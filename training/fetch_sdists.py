@@ -52,6 +52,21 @@ def locked_url(name, filename):
     raise LookupError(f"{filename} is not on {index}")
 
 
+def download_checked(name, url, path, want):
+    """Download `url` to `path` unless it is there, then check its sha256
+    against `want` (a mismatch removes the file and ends the run)."""
+    if not os.path.exists(path):
+        with urllib.request.urlopen(url, timeout=300) as r:
+            data = r.read()
+        with open(path, "wb") as fh:
+            fh.write(data)
+    sha = hashlib.sha256(open(path, "rb").read()).hexdigest()
+    if sha != want:
+        os.remove(path)
+        sys.exit(f"{name}: sha256 {sha} does not match {want}")
+    return sha
+
+
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
@@ -88,15 +103,7 @@ def main():
                 path = os.path.join(dest, filename)
                 # Some mirrors answer with URLs relative to the JSON document.
                 url = urllib.parse.urljoin(meta_url, u["url"])
-            if not os.path.exists(path):
-                with urllib.request.urlopen(url, timeout=300) as r:
-                    data = r.read()
-                with open(path, "wb") as fh:
-                    fh.write(data)
-            sha = hashlib.sha256(open(path, "rb").read()).hexdigest()
-            if sha != want:
-                os.remove(path)
-                sys.exit(f"{name}: sha256 {sha} does not match {want}")
+            sha = download_checked(name, url, path, want)
             out.append(f"{name} {version} {filename} {sha}")
             print(f"ok {name} {version}", file=sys.stderr)
         except Exception as e:  # a missing project is reported, not fatal
