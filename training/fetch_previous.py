@@ -24,7 +24,7 @@ import sys
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fetch_sdists import download_checked, get_json, locked_url  # noqa: E402
+from fetch_sdists import download_checked, get_json, locked_url, read_lock  # noqa: E402
 
 FINAL = re.compile(r"^\d+(\.\d+)*$")
 
@@ -61,16 +61,10 @@ def main():
     if len(sys.argv) != 5 or sys.argv[3] != "--lock":
         sys.exit(__doc__)
     lock, dest, prev_lock = sys.argv[1], sys.argv[2], sys.argv[4]
-    rows = [l.split() for l in open(lock) if l.strip() and not l.startswith("#")]
-    pinned = {}
-    if os.path.exists(prev_lock):
-        for l in open(prev_lock):
-            if l.strip() and not l.startswith("#"):
-                n, v, f, s = l.split()
-                pinned[n] = (v, f, s)
+    pinned = read_lock(prev_lock)
     os.makedirs(dest, exist_ok=True)
     out = []
-    for name, version, _, _ in rows:
+    for name, (version, _, _) in read_lock(lock).items():
         try:
             if name in pinned:
                 v, filename, want = pinned[name]

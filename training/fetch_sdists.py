@@ -52,6 +52,17 @@ def locked_url(name, filename):
     raise LookupError(f"{filename} is not on {index}")
 
 
+def read_lock(path):
+    """{name: (version, filename, sha256)} of a lock file; {} if it is absent."""
+    locked = {}
+    if path and os.path.exists(path):
+        for line in open(path):
+            if line.strip() and not line.startswith("#"):
+                n, v, f, s = line.split()
+                locked[n] = (v, f, s)
+    return locked
+
+
 def download_checked(name, url, path, want):
     """Download `url` to `path` unless it is there, then check its sha256
     against `want` (a mismatch removes the file and ends the run)."""
@@ -73,12 +84,7 @@ def main():
     names = [l.strip() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
     dest = sys.argv[2]
     lock_path = sys.argv[4] if len(sys.argv) > 4 and sys.argv[3] == "--lock" else None
-    locked = {}
-    if lock_path and os.path.exists(lock_path):
-        for line in open(lock_path):
-            if line.strip() and not line.startswith("#"):
-                n, v, f, s = line.split()
-                locked[n] = (v, f, s)
+    locked = read_lock(lock_path)
     os.makedirs(dest, exist_ok=True)
     out = []
     for name in names:
