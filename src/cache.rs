@@ -219,6 +219,7 @@ mod tests {
                 kind: "package".into(),
                 sha256: sha.into(),
                 bytes: 1,
+                base: None,
             },
             decision: reason.decision(),
             reason,

@@ -139,8 +139,15 @@ struct ScanArgs {
     #[arg(long)]
     audit: Option<PathBuf>,
     /// Earlier version of the package to diff against (one NEW path).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "accepted")]
     base: Option<PathBuf>,
+    /// Folder of releases you have already accepted (reviewed, allowed or
+    /// allowlisted): each package is judged as the change from the newest
+    /// earlier final release of the same project and kind found there
+    /// (by file name), and whole when there is none. Only what you accepted
+    /// belongs there: the change is all that is judged.
+    #[arg(long, value_name = "DIR")]
+    accepted: Option<PathBuf>,
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
@@ -397,6 +404,10 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
             bail!(input::InputError::NotFound(base.clone()));
         }
     }
+    let accepted = match &args.accepted {
+        Some(dir) => Some(accepted_releases(dir)?),
+        None => None,
+    };
     if args.paths.iter().any(|p| p.as_os_str() == "-") {
         inputs.push(input::read_stdin(&limits)?);
     }
@@ -412,6 +423,7 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
     // of a one-package scan's time).
     let package_only = inputs.is_empty()
         && (args.base.is_some()
+            || args.accepted.is_some()
             || pending.iter().all(|p| {
                 p.is_dir() || crate::input::archive::ArchiveFormat::from_path(p).is_some()
             }));
@@ -498,16 +510,20 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
         let r = coord.scan(inp, &policies_for(inp));
         emit(r, Some(inp), Some(Path::new(&inp.source)))?;
     }
-    let base = args.base.clone();
     let cache = if args.no_cache || pending.is_empty() {
         None
     } else {
-        open_cache(&coord, base.as_deref())
+        open_cache(&coord)
     };
     pending
         .par_iter()
         .map(|path| -> Result<()> {
-            let inp = match &base {
+            let (base, note) = match (&args.base, &accepted) {
+                (Some(b), _) => (Some(b.clone()), None),
+                (None, Some((dir, releases))) => accepted_base(dir, releases, path),
+                (None, None) => (None, None),
+            };
+            let mut inp = match &base {
                 Some(b) => crate::input::render::render_package(Some(b), path, &limits),
                 // Missing paths were refused before the scan; one that fails
                 // now (removed, unreadable) blocks on its own instead of
@@ -517,10 +533,15 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
                     Input::unread(&source, e.to_string())
                 }),
             };
+            inp.notes.extend(note);
             let ids = policies_for(&inp);
+            // A diff against a folder is not cached: a folder's hash covers
+            // only its regular files.
+            let cacheable = inp.error.is_none() && base.as_deref().map_or(true, Path::is_file);
             let r = match &cache {
-                Some((c, base_sha)) if inp.error.is_none() => {
-                    let key = c.key(&inp.sha256, base_sha.as_deref(), &ids);
+                Some(c) if cacheable => {
+                    let base_sha = inp.base.as_ref().map(|b| b.sha256.as_str());
+                    let key = c.key(&inp.sha256, base_sha, &ids);
                     match c.get(&key, &inp.sha256) {
                         Some(hit) => from_cache(hit, &inp, &coord),
                         None => {
@@ -542,21 +563,68 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
     Ok(out.finish())
 }
 
-/// The result cache for this run, with the base artifact's hash for a
-/// version diff. No cache (a warning, then a full scan) when the directory
-/// cannot be made or the base is not a single file.
-fn open_cache(
-    coord: &crate::coordinator::Coordinator,
-    base: Option<&Path>,
-) -> Option<(crate::cache::Cache, Option<String>)> {
-    let base_sha = match base {
-        Some(b) if b.is_file() => Some(crate::util::sha256_hex(&std::fs::read(b).ok()?)),
-        Some(_) => return None,
-        None => None,
+/// The releases in an `--accepted` folder that name their project and
+/// version (archives only, found as a folder scan finds them).
+fn accepted_releases(dir: &Path) -> Result<(PathBuf, Vec<input::versions::Release>)> {
+    if std::fs::symlink_metadata(dir).is_err() {
+        bail!(input::InputError::NotFound(dir.to_path_buf()));
+    }
+    let found = if dir.is_dir() {
+        input::collection::collect(dir)
+    } else {
+        None
     };
+    let Some(c) = found else {
+        bail!(
+            "--accepted {} must be a folder of release files (such as six-1.16.0.tar.gz), not a package",
+            dir.display()
+        );
+    };
+    let releases = c
+        .packages
+        .iter()
+        .filter(|p| p.is_file())
+        .filter_map(|p| input::versions::parse(p))
+        .collect();
+    Ok((dir.to_path_buf(), releases))
+}
+
+/// The accepted release `path` is judged against, or a note on why it is
+/// judged whole.
+fn accepted_base(
+    dir: &Path,
+    releases: &[input::versions::Release],
+    path: &Path,
+) -> (Option<PathBuf>, Option<String>) {
+    let Some(new) = input::versions::parse(path) else {
+        return (
+            None,
+            Some(format!(
+                "judged whole: its name gives no project and version to find an accepted earlier release in {}",
+                dir.display()
+            )),
+        );
+    };
+    match input::versions::base_for(&new, releases) {
+        Some(b) => (Some(b.path.clone()), None),
+        None => (
+            None,
+            Some(format!(
+                "judged whole: {} holds no accepted final release of {} ({}) older than this one",
+                dir.display(),
+                new.project,
+                new.kind
+            )),
+        ),
+    }
+}
+
+/// The result cache for this run. No cache (a warning, then a full scan)
+/// when the directory cannot be made.
+fn open_cache(coord: &crate::coordinator::Coordinator) -> Option<crate::cache::Cache> {
     let dir = crate::cache::default_dir()?;
     match crate::cache::Cache::open(&dir, coord.fingerprint()) {
-        Ok(c) => Some((c, base_sha)),
+        Ok(c) => Some(c),
         Err(e) => {
             crate::util::say(&format!(
                 "canary: warning: result cache {} unavailable ({e}); scanning without it",

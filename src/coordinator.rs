@@ -600,6 +600,7 @@ impl Input {
             kind: self.kind.as_str().to_string(),
             sha256: self.sha256.clone(),
             bytes: self.bytes,
+            base: self.base.clone(),
         }
     }
 }

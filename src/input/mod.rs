@@ -11,6 +11,7 @@ pub mod archive;
 pub mod collection;
 pub mod render;
 pub mod text;
+pub mod versions;
 
 pub use text::Text;
 
@@ -72,6 +73,9 @@ pub struct Input {
     pub unjudgeable: Option<String>,
     /// For rendered packages: byte offset of each file section and its path.
     pub sections: Vec<(usize, String)>,
+    /// For a version diff: the earlier release it was rendered against
+    /// (set once that release was read).
+    pub base: Option<crate::report::BaseInfo>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -119,6 +123,7 @@ impl Input {
             error,
             unjudgeable: None,
             sections: Vec::new(),
+            base: None,
         }
     }
 
@@ -134,6 +139,7 @@ impl Input {
             error: Some(error),
             unjudgeable: None,
             sections: Vec::new(),
+            base: None,
         }
     }
 

@@ -786,6 +786,7 @@ fn package_input(
         error,
         unjudgeable: None,
         sections,
+        base: None,
     }
 }
 
@@ -866,6 +867,12 @@ pub fn render_package_mode(
         notes,
         Ok((r.text.into(), r.sections)),
     );
+    input.base = base
+        .zip(base_sha.clone())
+        .map(|(b, sha256)| crate::report::BaseInfo {
+            source: b.display().to_string(),
+            sha256,
+        });
     // A scan without a base was rendered by `render_streamed`, which makes
     // the same check; here only a version diff is left.
     if !empty && mode == RenderMode::Scan && !holds_content(&input.text) {

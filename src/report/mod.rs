@@ -122,6 +122,17 @@ pub struct InputInfo {
     pub kind: String,
     pub sha256: String,
     pub bytes: u64,
+    /// For a version diff: the earlier release it was judged against.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<BaseInfo>,
+}
+
+/// The earlier release a version diff was rendered against.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BaseInfo {
+    pub source: String,
+    pub sha256: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -1047,3 +1047,125 @@ fn the_veto_model_catches_a_payload_the_main_model_dilutes() {
         assert!(result["message"]["text"].as_str().unwrap().contains("veto"));
     }
 }
+
+/// `--accepted DIR`: each package is judged as the change from the newest
+/// earlier release of the same project and kind in DIR (the registry
+/// mirror's case), exactly as `--base` would judge it, and whole, with a
+/// note, when DIR holds none.
+#[test]
+fn upgrades_are_judged_against_the_newest_accepted_release() {
+    let c = Canary::new();
+    let accepted = c.dir.path().join("accepted");
+    std::fs::create_dir(&accepted).unwrap();
+    for rel in [
+        "packages/benign/six-1.15.0.tar.gz",
+        "packages/malicious/tinyfmt-1.0.0.tar.gz",
+    ] {
+        let from = fixture(rel);
+        std::fs::copy(&from, accepted.join(from.file_name().unwrap())).unwrap();
+    }
+    // Newer than anything that could be a base, and another project.
+    std::fs::write(accepted.join("six-9.0.0.tar.gz"), b"not read").unwrap();
+    std::fs::write(accepted.join("README.txt"), b"not a release").unwrap();
+    let acc = accepted.display().to_string();
+    let six = fixture("packages/benign/six-1.16.0.tar.gz")
+        .display()
+        .to_string();
+    let tinyfmt = fixture("packages/malicious/tinyfmt-1.0.1.tar.gz")
+        .display()
+        .to_string();
+    let left_pad = fixture("packages/benign/left-pad-1.3.0.tgz")
+        .display()
+        .to_string();
+    let o = c.run(&[
+        "scan",
+        "--local-only",
+        "--no-cache",
+        "--format",
+        "jsonl",
+        "--accepted",
+        &acc,
+        &six,
+        &tinyfmt,
+        &left_pad,
+    ]);
+    assert_eq!(
+        code(&o),
+        1,
+        "tinyfmt's change is harmful: {}",
+        crate::stderr(&o)
+    );
+    let reports = jsonl(&o);
+    let by = |name: &str| {
+        reports
+            .iter()
+            .find(|r| r["input"]["source"].as_str().unwrap().ends_with(name))
+            .unwrap_or_else(|| panic!("no report for {name}"))
+            .clone()
+    };
+    let sha = |p: &std::path::Path| {
+        use sha2::Digest;
+        hex::encode(sha2::Sha256::digest(std::fs::read(p).unwrap()))
+    };
+
+    let r = by("six-1.16.0.tar.gz");
+    assert_eq!(r["input"]["kind"], "package-diff", "{r:#}");
+    let base = &r["input"]["base"];
+    assert!(base["source"]
+        .as_str()
+        .unwrap()
+        .ends_with("six-1.15.0.tar.gz"));
+    assert_eq!(
+        base["sha256"],
+        sha(&accepted.join("six-1.15.0.tar.gz")).as_str()
+    );
+    // The same judgement as naming the base.
+    let named = json(&c.run(&[
+        "scan",
+        "--local-only",
+        "--no-cache",
+        "--format",
+        "json",
+        "--base",
+        base["source"].as_str().unwrap(),
+        &six,
+    ]));
+    let timeless = |mut v: serde_json::Value| {
+        v.as_object_mut().unwrap().remove("elapsed_ms");
+        v
+    };
+    assert_eq!(timeless(r.clone()), timeless(named));
+
+    let r = by("tinyfmt-1.0.1.tar.gz");
+    assert!(r["input"]["base"]["source"]
+        .as_str()
+        .unwrap()
+        .ends_with("tinyfmt-1.0.0.tar.gz"));
+    assert_eq!(r["reason"], "precheck-harmful", "{r:#}");
+
+    let r = by("left-pad-1.3.0.tgz");
+    assert_eq!(r["input"]["kind"], "package", "{r:#}");
+    assert!(r["input"].get("base").is_none());
+    assert!(
+        r["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n.as_str().unwrap().contains("judged whole")
+                && n.as_str().unwrap().contains("left-pad (npm)")),
+        "{r:#}"
+    );
+
+    // Misuse is a usage error, before anything is scanned.
+    let base = fixture("packages/benign/six-1.15.0.tar.gz")
+        .display()
+        .to_string();
+    for args in [
+        vec!["scan", "--accepted", &acc, "--base", &base, &six],
+        vec!["scan", "--accepted", "no-such-folder", &six],
+        vec!["scan", "--accepted", &six, &left_pad],
+    ] {
+        let o = c.run(&args);
+        assert_eq!(code(&o), 3, "{args:?}: {}", crate::stderr(&o));
+    }
+}

@@ -1,0 +1,218 @@
+//! Releases named by their file names, so that a package can be judged as
+//! the change from an earlier release the user already accepted
+//! (`canary scan --accepted DIR`, a registry mirror's case).
+//!
+//! Only names are read here, never contents. A name that does not parse
+//! pairs with nothing, and its package is then judged whole. This module
+//! must never pick a base that is not strictly older, not a final release,
+//! or of another project or distribution kind (a Linux wheel against a
+//! Windows one, a wheel against an sdist): a wrong base makes a large
+//! change look small, or a small one large.
+
+use std::path::{Path, PathBuf};
+
+/// One release file: its project, version and kind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Release {
+    /// Normalised as PyPI does (PEP 503): lowercase, runs of `-`, `_` and
+    /// `.` as one `-`.
+    pub project: String,
+    /// The version's leading numbers (`2.31.0` → `[2, 31]`; trailing zeros
+    /// are dropped so that `1.0` and `1.0.0` are the same release).
+    pub release: Vec<u64>,
+    /// Nothing follows the numbers (no `rc1`, `.post1`, `-beta`, `+local`).
+    pub is_final: bool,
+    /// `sdist` (`.tar.gz`, `.tar.bz2`, `.zip`, `.tar`), `npm` (`.tgz`), or
+    /// `wheel:PY-ABI-PLATFORM`.
+    pub kind: String,
+    pub path: PathBuf,
+}
+
+const SDIST: &[&str] = &[".tar.gz", ".tar.bz2", ".zip", ".tar"];
+
+/// The release a file name says it is, if it says.
+pub fn parse(path: &Path) -> Option<Release> {
+    let name = path.file_name()?.to_str()?;
+    let lower = name.to_ascii_lowercase();
+    let (project, version, kind) = if let Some(stem) = lower.strip_suffix(".whl") {
+        // name-version(-build)?-py-abi-platform
+        let parts: Vec<&str> = stem.split('-').collect();
+        if parts.len() != 5 && parts.len() != 6 {
+            return None;
+        }
+        let n = parts.len();
+        let tags = format!("wheel:{}-{}-{}", parts[n - 3], parts[n - 2], parts[n - 1]);
+        (parts[0], parts[1], tags)
+    } else {
+        let (stem, kind) = if let Some(stem) = lower.strip_suffix(".tgz") {
+            (stem, "npm")
+        } else {
+            let ext = SDIST.iter().find(|e| lower.ends_with(*e))?;
+            (&lower[..lower.len() - ext.len()], "sdist")
+        };
+        // The version starts after the last `-` that a digit follows:
+        // `python-dateutil-2.8.2`, `foo-1.0-beta`.
+        let cut = stem
+            .match_indices('-')
+            .map(|(i, _)| i)
+            .rev()
+            .find(|&i| stem[i + 1..].starts_with(|c: char| c.is_ascii_digit()))?;
+        (&stem[..cut], &stem[cut + 1..], kind.to_string())
+    };
+    let (release, is_final) = parse_version(version)?;
+    let project = normalise(project);
+    if project.is_empty() {
+        return None;
+    }
+    Some(Release {
+        project,
+        release,
+        is_final,
+        kind,
+        path: path.to_path_buf(),
+    })
+}
+
+fn normalise(project: &str) -> String {
+    let mut out = String::with_capacity(project.len());
+    for c in project.chars() {
+        if matches!(c, '-' | '_' | '.') {
+            if !out.ends_with('-') {
+                out.push('-');
+            }
+        } else {
+            out.push(c.to_ascii_lowercase());
+        }
+    }
+    out.trim_matches('-').to_string()
+}
+
+/// The leading `N(.N)*` of a version, without trailing zeros, and whether
+/// nothing follows it.
+fn parse_version(v: &str) -> Option<(Vec<u64>, bool)> {
+    let digits_end = v
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(v.len());
+    let head = v[..digits_end].trim_end_matches('.');
+    let dotted_end = head.len();
+    if head.is_empty() || head.split('.').any(str::is_empty) {
+        return None;
+    }
+    let mut release: Vec<u64> = head
+        .split('.')
+        .map(|p| p.parse().ok())
+        .collect::<Option<_>>()?;
+    while release.last() == Some(&0) && release.len() > 1 {
+        release.pop();
+    }
+    Some((release, dotted_end == v.len()))
+}
+
+/// The newest final release in `accepted` of the same project and kind as
+/// `new` whose version is strictly lower. Among equals (`x-1.0.tar.gz` and
+/// `x-1.0.zip`), the first by path, so that runs agree.
+pub fn base_for<'a>(new: &Release, accepted: &'a [Release]) -> Option<&'a Release> {
+    accepted
+        .iter()
+        .filter(|a| {
+            a.project == new.project
+                && a.kind == new.kind
+                && a.is_final
+                && a.release < new.release
+                && a.path != new.path
+        })
+        .max_by(|a, b| a.release.cmp(&b.release).then(b.path.cmp(&a.path)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rel(name: &str) -> Release {
+        parse(Path::new(name)).unwrap_or_else(|| panic!("{name} should parse"))
+    }
+
+    #[test]
+    fn names_give_project_version_and_kind() {
+        let r = rel("python_dateutil-2.8.2.tar.gz");
+        assert_eq!(
+            (
+                r.project.as_str(),
+                r.release.as_slice(),
+                r.is_final,
+                r.kind.as_str()
+            ),
+            ("python-dateutil", &[2, 8, 2][..], true, "sdist")
+        );
+        assert_eq!(rel("Python-DateUtil-2.8.2.zip").project, "python-dateutil");
+        assert_eq!(
+            rel("six-1.16.0-py2.py3-none-any.whl").kind,
+            "wheel:py2.py3-none-any"
+        );
+        assert_eq!(
+            rel("numpy-2.0.0-1-cp312-cp312-manylinux_x86_64.whl").release,
+            [2]
+        );
+        assert_eq!(rel("left-pad-1.3.0.tgz").kind, "npm");
+        assert_eq!(rel("left-pad-1.3.0.tgz").project, "left-pad");
+        let pre = rel("foo-2.0rc1.tar.gz");
+        assert_eq!((pre.release.as_slice(), pre.is_final), (&[2][..], false));
+        assert!(!rel("foo-1.0-beta.tgz").is_final);
+        assert!(!rel("foo-1.0.post1.tar.gz").is_final);
+        for bad in [
+            "README.md",
+            "foo.tar.gz",
+            "foo-bar.tar.gz",
+            "foo-.1.tar.gz",
+            "x-1.whl",
+            "-1.0.tar.gz",
+        ] {
+            assert!(parse(Path::new(bad)).is_none(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_base_is_the_newest_strictly_older_final_release_of_the_same_kind() {
+        let accepted: Vec<Release> = [
+            "six-1.14.0.tar.gz",
+            "six-1.15.0.tar.gz",
+            "six-1.16.0.tar.gz",
+            "six-1.17.0rc1.tar.gz",
+            "six-1.17.0.zip",
+            "six-1.15.0-py2.py3-none-any.whl",
+            "sixer-1.16.0.tar.gz",
+        ]
+        .iter()
+        .map(|n| rel(n))
+        .collect();
+        let base = |n: &str| base_for(&rel(n), &accepted).map(|r| r.path.display().to_string());
+        assert_eq!(
+            base("six-1.16.1.tar.gz").as_deref(),
+            Some("six-1.16.0.tar.gz")
+        );
+        // Equal is not older; a pre-release is never a base; the kinds of
+        // sdist archive pair with each other.
+        assert_eq!(
+            base("six-1.16.0.tar.gz").as_deref(),
+            Some("six-1.15.0.tar.gz")
+        );
+        assert_eq!(base("six-1.18.0.tar.gz").as_deref(), Some("six-1.17.0.zip"));
+        assert_eq!(
+            base("six-1.17.0.tar.gz").as_deref(),
+            Some("six-1.16.0.tar.gz")
+        );
+        assert_eq!(base("six-1.14.0.tar.gz"), None);
+        // A wheel pairs with a wheel of the same tags only.
+        assert_eq!(
+            base("six-1.16.0-py2.py3-none-any.whl").as_deref(),
+            Some("six-1.15.0-py2.py3-none-any.whl")
+        );
+        assert_eq!(base("six-1.16.0-py3-none-any.whl"), None);
+        assert_eq!(base("six_compat-2.0.tar.gz"), None);
+        // 1.16 and 1.16.0 are one release.
+        assert_eq!(
+            base("six-1.16.tar.gz").as_deref(),
+            Some("six-1.15.0.tar.gz")
+        );
+    }
+}
