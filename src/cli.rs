@@ -423,7 +423,6 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
     // of a one-package scan's time).
     let package_only = inputs.is_empty()
         && (args.base.is_some()
-            || args.accepted.is_some()
             || pending.iter().all(|p| {
                 p.is_dir() || crate::input::archive::ArchiveFormat::from_path(p).is_some()
             }));
@@ -520,8 +519,14 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
         .map(|path| -> Result<()> {
             let (base, note) = match (&args.base, &accepted) {
                 (Some(b), _) => (Some(b.clone()), None),
-                (None, Some((dir, releases))) => accepted_base(dir, releases, path),
-                (None, None) => (None, None),
+                // Texts and diffs named beside packages are judged as usual.
+                (None, Some((dir, releases)))
+                    if path.is_dir()
+                        || crate::input::archive::ArchiveFormat::from_path(path).is_some() =>
+                {
+                    accepted_base(dir, releases, path)
+                }
+                (None, _) => (None, None),
             };
             let mut inp = match &base {
                 Some(b) => crate::input::render::render_package(Some(b), path, &limits),

@@ -1156,6 +1156,16 @@ fn upgrades_are_judged_against_the_newest_accepted_release() {
         "{r:#}"
     );
 
+    // A diff named beside the packages is judged as it would be alone.
+    let diff = fixture("diffs/bugfix.diff").display().to_string();
+    let scan_diff = |extra: &[&str]| {
+        let mut args = vec!["scan", "--local-only", "--no-cache", "--format", "json"];
+        args.extend_from_slice(extra);
+        args.push(&diff);
+        timeless(json(&c.run(&args)))
+    };
+    assert_eq!(scan_diff(&["--accepted", &acc]), scan_diff(&[]));
+
     // Misuse is a usage error, before anything is scanned.
     let base = fixture("packages/benign/six-1.15.0.tar.gz")
         .display()
