@@ -2,7 +2,7 @@
 
 use crate::{
     code, exit_of, fixture, json, jsonl, scan_local_json, scan_path_json_under, stderr, stdout,
-    Canary, NEVER_ALLOW_PACKAGES,
+    timeless, Canary, NEVER_ALLOW_PACKAGES,
 };
 
 fn path(rel: &str) -> String {
@@ -216,10 +216,6 @@ fn reports_name_the_config_that_decided_them() {
                    [precheck.vetoes]\nmalicious-package = \"off\"\n";
     c.write("canary.toml", planted);
     let (code1, r, err) = scan(&[]);
-    let timeless = |mut v: serde_json::Value| {
-        v.as_object_mut().unwrap().remove("elapsed_ms");
-        v
-    };
     assert_eq!(
         timeless(r),
         timeless(defaults.clone()),

@@ -140,6 +140,15 @@ pub fn exit_of(r: &serde_json::Value) -> i32 {
 }
 
 /// One report per stdout line.
+/// A report without its timing, for comparing two runs' reports.
+pub fn timeless(mut report: serde_json::Value) -> serde_json::Value {
+    report
+        .as_object_mut()
+        .expect("a report is an object")
+        .remove("elapsed_ms");
+    report
+}
+
 pub fn jsonl(o: &Output) -> Vec<serde_json::Value> {
     stdout(o)
         .lines()

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use crate::{
     code, exit_of, fixture, json, jsonl, scan_local_json, scan_path_json, scan_path_json_under,
-    Canary,
+    timeless, Canary,
 };
 
 type TarGz = tar::Builder<flate2::write::GzEncoder<Vec<u8>>>;
@@ -1130,10 +1130,6 @@ fn upgrades_are_judged_against_the_newest_accepted_release() {
         base["source"].as_str().unwrap(),
         &six,
     ]));
-    let timeless = |mut v: serde_json::Value| {
-        v.as_object_mut().unwrap().remove("elapsed_ms");
-        v
-    };
     assert_eq!(timeless(r.clone()), timeless(named));
 
     let r = by("tinyfmt-1.0.1.tar.gz");
