@@ -1152,6 +1152,50 @@ fn upgrades_are_judged_against_the_newest_accepted_release() {
         "{r:#}"
     );
 
+    // The cache keys an upgrade on its base: the same pair is reused, the
+    // same package against a base with other bytes is judged again.
+    let regzipped = c.dir.path().join("accepted2");
+    std::fs::create_dir(&regzipped).unwrap();
+    {
+        use std::io::Read;
+        let mut tar = Vec::new();
+        flate2::read::GzDecoder::new(
+            std::fs::File::open(accepted.join("six-1.15.0.tar.gz")).unwrap(),
+        )
+        .read_to_end(&mut tar)
+        .unwrap();
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        gz.write_all(&tar).unwrap();
+        std::fs::write(regzipped.join("six-1.15.0.tar.gz"), gz.finish().unwrap()).unwrap();
+    }
+    let cached_scan = |dir: &std::path::Path| {
+        json(&c.run(&[
+            "scan",
+            "--local-only",
+            "--format",
+            "json",
+            "--accepted",
+            dir.to_str().unwrap(),
+            &six,
+        ]))
+    };
+    let was_cached = |r: &serde_json::Value| {
+        r["notes"]
+            .as_array()
+            .is_some_and(|n| n.iter().any(|n| n.as_str().unwrap().starts_with("cached:")))
+    };
+    let first = cached_scan(&accepted);
+    let again = cached_scan(&accepted);
+    let other = cached_scan(&regzipped);
+    assert!(!was_cached(&first) && was_cached(&again), "{again:#}");
+    assert_eq!(again["input"]["base"], first["input"]["base"]);
+    assert!(!was_cached(&other), "another base, judged again: {other:#}");
+    assert_ne!(
+        other["input"]["base"]["sha256"],
+        first["input"]["base"]["sha256"]
+    );
+    assert_eq!(other["decision"], first["decision"]);
+
     // A diff named beside the packages is judged as it would be alone.
     let diff = fixture("diffs/bugfix.diff").display().to_string();
     let scan_diff = |extra: &[&str]| {
