@@ -1024,8 +1024,7 @@ fn render_cmd(
             .pieces()
             .try_for_each(|p| o.write_all(p.as_bytes())),
         ViewArg::Capabilities => {
-            let pieces = inp.text.pieces_at().map(|(s, p)| (s, p.as_bytes()));
-            o.write_all(&crate::precheck::capabilities::digest(pieces).text)
+            o.write_all(&crate::precheck::capabilities::digest(inp.text.pieces_at()).text)
         }
     }
     .and_then(|()| o.flush())

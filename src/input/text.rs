@@ -86,12 +86,12 @@ impl Text {
         }
     }
 
-    /// The pieces in order with the byte offset each starts at.
-    pub fn pieces_at(&self) -> impl Iterator<Item = (usize, &str)> + '_ {
+    /// The pieces' bytes in order, with the offset each starts at.
+    pub fn pieces_at(&self) -> impl Iterator<Item = (usize, &[u8])> + '_ {
         self.starts
             .iter()
             .copied()
-            .zip(self.pieces.iter().map(String::as_str))
+            .zip(self.pieces.iter().map(String::as_bytes))
     }
 
     /// The pieces overlapping `range` (clamped to the text), each cut to it.

@@ -125,12 +125,12 @@ fn is_capability(line: &[u8]) -> bool {
 fn lexicon() -> &'static RegexSet {
     static SET: OnceLock<RegexSet> = OnceLock::new();
     SET.get_or_init(|| {
-        // The patterns are constants checked by a unit test; a failure here
-        // is a build defect, not an input error.
         // ASCII classes and word boundaries: with Unicode ones the regex
         // engine's lazy DFA gives up on any line holding a non-ASCII byte
         // and falls back to a far slower engine (rich's sdist took 0.3 s
-        // to digest); the lexicon's names are ASCII anyway.
+        // to digest); the lexicon's names are ASCII anyway. The patterns
+        // are constants checked by a unit test: a failure here is a build
+        // defect, not an input error.
         regex::bytes::RegexSetBuilder::new(CLASSES.iter().map(|c| c.1))
             .unicode(false)
             .build()

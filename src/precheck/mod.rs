@@ -65,8 +65,7 @@ pub trait Precheck: Send + Sync {
     fn slice_scores(&self, text: &Text) -> Vec<(f32, Span)> {
         use rayon::prelude::*;
         if self.view() == View::Capabilities {
-            let pieces = text.pieces_at().map(|(s, p)| (s, p.as_bytes()));
-            return view_slice_scores(self, &capabilities::digest(pieces));
+            return view_slice_scores(self, &capabilities::digest(text.pieces_at()));
         }
         let spans = self.slice_rule().spans(text);
         let score_one = |span: &Span| {
@@ -106,11 +105,10 @@ fn bytes_slice_scores<P: Precheck + ?Sized>(p: &P, text: &[u8]) -> Vec<(f32, Spa
 
 /// The slice scores of a capability view, as spans of the source. A view
 /// with nothing in it (no capability line) is one empty slice scoring 0:
-/// there is nothing for the model to object to.
+/// there is nothing for the model to object to. Every slice of a view that
+/// holds text maps to a non-empty source span, so reports can tell "nothing
+/// to read" from "read and cleared" (`VetoReport::empty_view`).
 fn view_slice_scores<P: Precheck + ?Sized>(p: &P, d: &capabilities::Digest) -> Vec<(f32, Span)> {
-    // An empty view is one empty slice scoring 0; every slice of a view
-    // that holds text maps to a non-empty source span, so reports can tell
-    // "nothing to read" from "read and cleared" (`VetoReport::empty_view`).
     if d.text.is_empty() {
         return vec![(0.0, Span { start: 0, end: 0 })];
     }
@@ -218,8 +216,7 @@ impl SliceRule {
         match self.slicing {
             Slicing::Bytes => slices(text.len(), self.window, self.overlap),
             Slicing::Files => {
-                let pieces = text.pieces_at().map(|(s, p)| (s, p.as_bytes()));
-                let starts = section_starts(pieces, |r, out| text.extend_into(r, out));
+                let starts = section_starts(text.pieces_at(), |r, out| text.extend_into(r, out));
                 self.cut_sections(starts, text.len())
             }
         }

@@ -512,11 +512,6 @@ impl HashedModel {
     }
 }
 
-/// Reads the weights straight from the safetensors bytes (f16 or f32,
-/// little-endian), without going through candle tensors: loading is on the
-/// path of every `canary scan`, and this is several times faster. With
-/// `in_place`, an f16 embedding is kept as the file's bytes (see
-/// [`Embedding::F16`]); everything is checked finite either way.
 /// Whether a little-endian f16 table holds no infinity or NaN. Four values
 /// per 64-bit word, without early exit, so the compiler can vectorise it.
 fn f16_table_is_finite(data: &[u8]) -> bool {
@@ -530,8 +525,13 @@ fn f16_table_is_finite(data: &[u8]) -> bool {
     })
 }
 
-/// `check_table`: whether to check an in-place f16 table for infinity and
-/// NaN. A built-in model skips it: its bytes are bound by sha256 to the ones
+/// Reads the weights straight from the safetensors bytes (f16 or f32,
+/// little-endian), without going through candle tensors: loading is on the
+/// path of every `canary scan`, and this is several times faster. With
+/// `in_place`, an f16 embedding is kept as the file's bytes (see
+/// [`Embedding::F16`]). Every tensor read into memory is checked finite;
+/// `check_table` says whether an in-place f16 table is checked too. A
+/// built-in model skips that: its bytes are bound by sha256 to the ones
 /// `every_builtin_table_is_finite` checks in the test suite, and the check
 /// would read (and keep resident) a 4 MB table that a scan may never touch
 /// (a policy's veto model, asked only when the main model clears).
