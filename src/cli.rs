@@ -517,7 +517,8 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
     pending
         .par_iter()
         .map(|path| -> Result<()> {
-            let (base, note) = match (&args.base, &accepted) {
+            let accepted = args.accepted.as_deref().zip(accepted.as_deref());
+            let (base, note) = match (&args.base, accepted) {
                 (Some(b), _) => (Some(b.clone()), None),
                 // Texts and diffs named beside packages are judged as usual.
                 (None, Some((dir, releases)))
@@ -570,7 +571,7 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
 
 /// The releases in an `--accepted` folder that name their project and
 /// version (archives only, found as a folder scan finds them).
-fn accepted_releases(dir: &Path) -> Result<(PathBuf, Vec<input::versions::Release>)> {
+fn accepted_releases(dir: &Path) -> Result<Vec<input::versions::Release>> {
     if std::fs::symlink_metadata(dir).is_err() {
         bail!(input::InputError::NotFound(dir.to_path_buf()));
     }
@@ -585,13 +586,11 @@ fn accepted_releases(dir: &Path) -> Result<(PathBuf, Vec<input::versions::Releas
             dir.display()
         );
     };
-    let releases = c
-        .packages
+    Ok(c.packages
         .iter()
         .filter(|p| p.is_file())
         .filter_map(|p| input::versions::parse(p))
-        .collect();
-    Ok((dir.to_path_buf(), releases))
+        .collect())
 }
 
 /// The accepted release `path` is judged against, or a note on why it is
