@@ -6,6 +6,11 @@
 //! The sha256 of each model's weights and config is computed here, from the
 //! very bytes embedded, so loading a built-in checks them against its
 //! manifest without hashing 4 MB on every run.
+//!
+//! It also hashes the library's source (`src/`, `policies/`, `Cargo.lock`)
+//! into `CANARY_SOURCE_SHA256`, which the scan cache keys on: the crate's
+//! version number does not change when rendering or the gate does, and a
+//! decision cached by an older build must not outlive the code that made it.
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -15,7 +20,48 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// Every file under `dir`, sorted, as (path relative to the crate, bytes).
+fn tree(root: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            tree(root, &p, out);
+        } else if let Ok(bytes) = std::fs::read(&p) {
+            let rel = p.strip_prefix(root).unwrap_or(&p);
+            out.push((rel.to_string_lossy().replace('\\', "/"), bytes));
+        }
+    }
+}
+
+fn source_hash(root: &Path) {
+    let mut files = Vec::new();
+    for d in ["src", "policies"] {
+        println!("cargo:rerun-if-changed={d}");
+        tree(root, &root.join(d), &mut files);
+    }
+    println!("cargo:rerun-if-changed=Cargo.lock");
+    if let Ok(lock) = std::fs::read(root.join("Cargo.lock")) {
+        files.push(("Cargo.lock".into(), lock));
+    }
+    files.sort();
+    let mut h = Sha256::new();
+    for (path, bytes) in &files {
+        h.update(path.as_bytes());
+        h.update([0]);
+        h.update((bytes.len() as u64).to_le_bytes());
+        h.update(bytes);
+    }
+    println!(
+        "cargo:rustc-env=CANARY_SOURCE_SHA256={}",
+        hex(&h.finalize())
+    );
+}
+
 fn main() {
+    source_hash(Path::new(env!("CARGO_MANIFEST_DIR")));
     println!("cargo:rerun-if-changed=models");
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
     let mut entries = Vec::new();

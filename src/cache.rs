@@ -1,7 +1,7 @@
 //! The scan result cache: a finished report for a package artifact, keyed by
 //! the artifact's sha256 (and its base's, for a version diff) and by a
 //! fingerprint of everything that could change the decision (Canary's
-//! version, the config, each policy's text, each model's weight hash,
+//! version and a hash of the source it was built from, the config, each policy's text, each model's weight hash,
 //! `--local-only`, the policies asked for).
 //!
 //! Only settled decisions are stored (`precheck-*`, `quorum-*`): an

@@ -229,9 +229,10 @@ pub struct AllowEntry {
     pub expires: Option<String>,
 }
 
-/// Safety caps for reading packages and archives.
+/// Safety caps for reading packages and archives. A cap left out keeps its
+/// default, so raising one does not mean restating the others.
 #[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
 pub struct Limits {
     /// Largest input file or archive read, in bytes.
     pub max_input_bytes: u64,
@@ -461,6 +462,18 @@ mod tests {
             let err = Config::from_toml(text, "t").unwrap_err().to_string();
             assert!(err.contains("unknown field"), "{text:?} gave {err}");
         }
+    }
+
+    #[test]
+    fn a_limits_table_may_name_one_cap_and_keep_the_others() {
+        let c = Config::from_toml("[limits]\nmax-nesting = 0", "t").unwrap();
+        assert_eq!(
+            c.limits,
+            Limits {
+                max_nesting: 0,
+                ..Limits::default()
+            }
+        );
     }
 
     #[test]

@@ -189,6 +189,9 @@ impl Coordinator {
             .collect();
         let material = serde_json::json!({
             "version": env!("CARGO_PKG_VERSION"),
+            // The version number stays put while rendering and the gate
+            // change; the source does not.
+            "source": env!("CANARY_SOURCE_SHA256"),
             "config": self.config,
             "gates": gates,
             "local_only": self.local_only,
@@ -612,6 +615,44 @@ mod tests {
     use Vote::*;
 
     const ALL: [Vote; 4] = [Harmful, Harmless, Failed, Skipped];
+
+    /// The cache keys on `CANARY_SOURCE_SHA256`; it must be the hash of the
+    /// source this binary was built from, or a cached decision outlives a
+    /// change to rendering or the gate. Recomputed here as build.rs does.
+    #[test]
+    fn the_cache_fingerprint_covers_the_source_it_was_built_from() {
+        use sha2::{Digest, Sha256};
+        fn tree(root: &std::path::Path, dir: &std::path::Path, out: &mut Vec<(String, Vec<u8>)>) {
+            for e in std::fs::read_dir(dir).unwrap().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    tree(root, &p, out);
+                } else {
+                    let rel = p.strip_prefix(root).unwrap().to_string_lossy();
+                    out.push((rel.replace('\\', "/"), std::fs::read(&p).unwrap()));
+                }
+            }
+        }
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = Vec::new();
+        tree(root, &root.join("src"), &mut files);
+        tree(root, &root.join("policies"), &mut files);
+        files.push((
+            "Cargo.lock".into(),
+            std::fs::read(root.join("Cargo.lock")).unwrap(),
+        ));
+        files.sort();
+        let mut h = Sha256::new();
+        for (path, bytes) in &files {
+            h.update(path.as_bytes());
+            h.update([0]);
+            h.update((bytes.len() as u64).to_le_bytes());
+            h.update(bytes);
+        }
+        let hex: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
+        assert!(files.iter().any(|(p, _)| p == "src/coordinator.rs"));
+        assert_eq!(env!("CANARY_SOURCE_SHA256"), hex);
+    }
 
     /// Every combination of three detector votes, with quorum 2, when the
     /// pre-check sends the input to the detectors.

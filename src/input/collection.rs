@@ -14,7 +14,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::archive::ArchiveFormat;
+use super::archive::{unreadable_package_format, ArchiveFormat};
 
 /// How many levels of folders under the scanned one are searched.
 pub const MAX_DEPTH: usize = 16;
@@ -137,10 +137,14 @@ fn walk(dir: &Path, depth: usize, c: &mut Collection) {
             Ok(t) if t.is_file() => {
                 if ArchiveFormat::from_path(&path).is_some() {
                     c.packages.push(path);
+                } else if let Some(what) = unreadable_package_format(&path) {
+                    // A package all the same: passing it over as "not a
+                    // package" would let a mirror's .tar.xz through unread.
+                    c.skipped.push(unread(&super::unreadable_archive(what)));
                 } else {
                     c.skipped.push(Skipped {
                         path: path.clone(),
-                        why: "not named as a package archive: .tgz, .tar.gz, .tar.bz2, .tar, .zip or .whl".into(),
+                        why: "not named as a package archive: .tgz, .tar.gz, .tar.bz2, .tar, .zip, .whl or .egg".into(),
                         kind: SkipKind::NotAPackage,
                     });
                 }

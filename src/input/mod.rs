@@ -297,6 +297,13 @@ pub fn looks_like_diff(text: &str) -> bool {
     false
 }
 
+/// Why a package archive in a format Canary cannot open is not scanned.
+pub fn unreadable_archive(what: &str) -> String {
+    format!(
+        "{what} archive, which Canary cannot read (it reads .tgz, .tar.gz, .tar.bz2, .tar, .zip, .whl and .egg): recompress it as .tar.gz, or unpack it and scan the folder"
+    )
+}
+
 /// Reads one path: a package archive or directory, or a text/diff file.
 pub fn read_path(path: &Path, limits: &Limits) -> Result<Input, InputError> {
     let meta = std::fs::symlink_metadata(path).map_err(|e| match e.kind() {
@@ -327,6 +334,14 @@ pub fn read_path(path: &Path, limits: &Limits) -> Result<Input, InputError> {
             &source,
             &[],
             format!("{source}: {NOT_A_FILE}"),
+        ));
+    }
+    if let Some(what) = archive::unreadable_package_format(path) {
+        return Ok(Input::failed(
+            None,
+            &source,
+            &[],
+            format!("{source}: {}", unreadable_archive(what)),
         ));
     }
     let raw = read_capped(path, limits.max_input_bytes)?;

@@ -297,6 +297,15 @@ fn a_nested_folder_is_searched_and_what_is_not_scanned_is_said() {
     )
     .unwrap();
     std::fs::write(root.join("index.html"), "<a href=...>").unwrap();
+    // An egg is a zip Python imports from: a package, whatever the folder.
+    std::fs::copy(
+        fixture("packages/malicious/colour_tools-0.3.0-py3-none-any.whl"),
+        deep.join("colour_tools-0.3.0-py3.8.egg"),
+    )
+    .unwrap();
+    // A package in a format Canary cannot open blocks; it is not "not a
+    // package".
+    std::fs::write(root.join("old-1.0.tar.xz"), b"\xfd7zXZ\0").unwrap();
     #[cfg(unix)]
     std::os::unix::fs::symlink("/etc", root.join("etc")).unwrap();
     let o = c.run(&[
@@ -317,13 +326,20 @@ fn a_nested_folder_is_searched_and_what_is_not_scanned_is_said() {
     };
     assert_eq!(
         reports.len(),
-        if cfg!(unix) { 3 } else { 2 },
+        if cfg!(unix) { 5 } else { 4 },
         "{reports:#?}"
     );
     // The malware three folders down was found and blocked as harmful.
-    assert_eq!(
-        by_source("packages/ab/cd/requestz-2.31.0.tar.gz")["reason"],
-        "precheck-harmful"
+    for deep in ["requestz-2.31.0.tar.gz", "colour_tools-0.3.0-py3.8.egg"] {
+        let r = by_source(&format!("packages/ab/cd/{deep}"));
+        assert_eq!(r["reason"], "precheck-harmful", "{r:#}");
+    }
+    let xz = by_source("old-1.0.tar.xz");
+    assert_eq!(xz["reason"], "input-error");
+    let why = xz["error"].as_str().unwrap();
+    assert!(
+        why.contains("an xz-compressed tar archive, which Canary cannot read"),
+        "{why}"
     );
     assert!(
         by_source("left-pad-1.3.0.tgz")["policies"][0]["precheck"]["score"].is_number(),
@@ -347,6 +363,62 @@ fn a_nested_folder_is_searched_and_what_is_not_scanned_is_said() {
     } else {
         assert_eq!(code(&o), reports.iter().map(exit_of).max().unwrap());
     }
+}
+
+#[test]
+fn an_archive_vendored_inside_a_package_is_opened_and_judged() {
+    // setup.py puts a zip on sys.path and imports from it: the payload is
+    // in the zip, which a reader of the outer archive alone sees as one
+    // `Binary file` line.
+    let c = Canary::new();
+    let inner = std::fs::read(fixture(
+        "packages/malicious/colour_tools-0.3.0-py3-none-any.whl",
+    ))
+    .unwrap();
+    let setup = b"import sys\nsys.path.insert(0, 'vendor/lib.zip')\nimport colour_tools\n";
+    let pkg = tar_gz(
+        &[
+            ("pkg-1.0/setup.py", setup),
+            ("pkg-1.0/vendor/lib.zip", &inner),
+        ],
+        false,
+    );
+    let p = c.dir.path().join("pkg-1.0.tar.gz");
+    std::fs::write(&p, &pkg).unwrap();
+    let (o, r) = scan_path_json(&c, &p);
+    assert_eq!(code(&o), 1, "{r:#}");
+    assert_eq!(r["reason"], "precheck-harmful");
+    let at = r["policies"][0]["precheck"]["location"].as_str().unwrap();
+    assert!(at.starts_with("vendor/lib.zip/colour_tools/"), "{at}");
+    let notes = r["notes"].to_string();
+    assert!(
+        notes.contains("1 archive(s) inside the package opened"),
+        "{notes}"
+    );
+    let text = crate::stdout(&c.run(&["render", p.to_str().unwrap()]));
+    assert!(
+        text.contains("+++ b/vendor/lib.zip/colour_tools/__init__.py\n"),
+        "{text}"
+    );
+    // With no inner archive opened (max-nesting = 0), it blocks, naming the cap.
+    let cfg = c.dir.path().join("flat.toml");
+    std::fs::write(&cfg, "[limits]\nmax-nesting = 0\n").unwrap();
+    let o = c.run(&[
+        "--config",
+        cfg.to_str().unwrap(),
+        "scan",
+        "--format",
+        "json",
+        "--no-cache",
+        p.to_str().unwrap(),
+    ]);
+    let r = json(&o);
+    assert_eq!((code(&o), r["reason"].as_str()), (2, Some("input-error")));
+    let why = r["error"].as_str().unwrap();
+    assert!(
+        why.contains("limits.max-nesting = 0") && why.contains("vendor/lib.zip"),
+        "{why}"
+    );
 }
 
 /// A named pipe waits for a writer when opened; reading one named as an
