@@ -417,6 +417,24 @@ impl Coordinator {
             }
             None => (PrecheckReport::none(), None),
         };
+        // Code no reader of the text can judge: neither the pre-check nor
+        // detectors (who read the same text) may clear it. Only a harmful
+        // finding stands; anything else is inconclusive, with no call made.
+        let opaque = input
+            .opaque_code
+            .as_ref()
+            .filter(|_| gate.policy.harmful_needs_code && band != Some(Band::Harmful));
+        let (mut precheck, band) = (precheck, band);
+        if let Some(why) = opaque {
+            precheck.note = Some(match precheck.note.take() {
+                Some(n) => format!("{why}; {n}"),
+                None => why.clone(),
+            });
+            if precheck.band == Band::Harmless {
+                precheck.band = Band::Uncertain;
+            }
+            return self.policy_report(gate, None, precheck, None, Vec::new());
+        }
         let needs_detectors = !matches!(
             (mode, band),
             (

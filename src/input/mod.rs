@@ -71,6 +71,14 @@ pub struct Input {
     /// version diff that renders empty): every policy reports it inconclusive
     /// with this reason, without a pre-check score or a detector call.
     pub unjudgeable: Option<String>,
+    /// Set when a package holds code that runs and that no reader of its
+    /// text can judge: compiled Python (`.pyc`, `.pyo`), which runs in place
+    /// of its source, or with none. A policy whose harm is code
+    /// (`harmful-needs-code`) cannot clear such an input, by the pre-check or
+    /// by detectors (who read the same text): it blocks as inconclusive
+    /// unless the text alone is harmful, and an allowlist entry is the way
+    /// through after a review of the bytecode.
+    pub opaque_code: Option<String>,
     /// For rendered packages: byte offset of each file section and its path.
     pub sections: Vec<(usize, String)>,
     /// For a version diff: the earlier release it was rendered against
@@ -122,6 +130,7 @@ impl Input {
             notes,
             error,
             unjudgeable: None,
+            opaque_code: None,
             sections: Vec::new(),
             base: None,
         }
@@ -138,6 +147,7 @@ impl Input {
             notes: Vec::new(),
             error: Some(error),
             unjudgeable: None,
+            opaque_code: None,
             sections: Vec::new(),
             base: None,
         }

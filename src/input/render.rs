@@ -172,14 +172,15 @@ fn load_package_with(
     (sha, bytes.len() as u64, result)
 }
 
-/// Strips a single common top-level folder and drops junk and generated files.
-fn normalise(mut package: Package) -> Package {
-    normalise_paths(&mut package.members, |m| &mut m.path);
+/// Strips a single common top-level folder and drops junk and generated
+/// files (compiled Python too, in corpus mode only: see [`is_compiled`]).
+fn normalise(mut package: Package, mode: RenderMode) -> Package {
+    normalise_paths(&mut package.members, |m| &mut m.path, mode);
     package
 }
 
 /// [`normalise`] over anything that carries a member path.
-fn normalise_paths<T>(items: &mut Vec<T>, path: impl Fn(&mut T) -> &mut String) {
+fn normalise_paths<T>(items: &mut Vec<T>, path: impl Fn(&mut T) -> &mut String, mode: RenderMode) {
     let first: Option<String> = items
         .first_mut()
         .and_then(|m| path(m).split_once('/').map(|(a, _)| a.to_string()));
@@ -192,16 +193,49 @@ fn normalise_paths<T>(items: &mut Vec<T>, path: impl Fn(&mut T) -> &mut String) 
             }
         }
     }
-    items.retain_mut(|m| !is_junk(path(m)));
+    items.retain_mut(|m| {
+        let p = path(m);
+        let corpus_drops = mode == RenderMode::Corpus && is_compiled(p);
+        !(is_junk(p) || corpus_drops)
+    });
 }
 
 fn is_junk(path: &str) -> bool {
     path.split('/').any(|part| {
         matches!(
             part,
-            ".git" | ".hg" | ".svn" | "__MACOSX" | ".DS_Store" | "Thumbs.db" | "__pycache__"
+            ".git" | ".hg" | ".svn" | "__MACOSX" | ".DS_Store" | "Thumbs.db"
         ) || part.ends_with(".egg-info")
-    }) || path.ends_with(".pyc")
+    })
+}
+
+/// Compiled Python: the corpus leaves it out as junk, but Python runs a
+/// `.pyc` with no source beside it, and a cached one in `__pycache__` in
+/// place of a source whose recorded size and time it matches. A scan keeps
+/// it (as a `Binary file` line) and says so ([`compiled_note`]).
+pub fn is_compiled(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    lower.ends_with(".pyc")
+        || lower.ends_with(".pyo")
+        || path.split('/').any(|part| part == "__pycache__")
+}
+
+/// The note that makes an input's compiled code opaque (see
+/// [`Input::opaque_code`](super::Input::opaque_code)), naming the first few files.
+fn compiled_note<'a>(paths: impl Iterator<Item = &'a str>) -> Option<String> {
+    const SHOWN: usize = 5;
+    let paths: Vec<&str> = paths.collect();
+    if paths.is_empty() {
+        return None;
+    }
+    let mut names = paths[..paths.len().min(SHOWN)].join(", ");
+    if paths.len() > SHOWN {
+        names.push_str(&format!(" and {} more", paths.len() - SHOWN));
+    }
+    Some(format!(
+        "holds {} compiled Python file(s) that no reader of its text can judge ({names}): Python runs a .pyc with no source beside it, and a cached one in place of its source; review the bytecode and allowlist the artifact by sha256, or remove the files",
+        paths.len()
+    ))
 }
 
 /// The file name of a member path, and its lowercase form.
@@ -722,7 +756,13 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
             notes,
         );
     };
-    normalise_paths(&mut files, |f| &mut f.0);
+    normalise_paths(&mut files, |f| &mut f.0, RenderMode::Scan);
+    let opaque = compiled_note(
+        files
+            .iter()
+            .map(|f| f.0.as_str())
+            .filter(|p| is_compiled(p)),
+    );
     if files.is_empty() {
         return fail(
             format!("{source}: the package holds no regular files"),
@@ -739,6 +779,7 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
         body.push_to(&sections[sections.len() - 1].1, &mut text);
     }
     let mut input = package_input(&source, kind, &sha, bytes, notes, Ok((text, sections)));
+    input.opaque_code = opaque;
     if !holds_content(&input.text) {
         input.unjudgeable = Some(format!(
             "the package holds no readable text: its {n_files} file(s) are all binary or empty, so the pre-check and the detectors would judge file names alone; review its files by hand, or allowlist the artifact by sha256"
@@ -785,6 +826,7 @@ fn package_input(
         notes,
         error,
         unjudgeable: None,
+        opaque_code: None,
         sections,
         base: None,
     }
@@ -831,7 +873,7 @@ pub fn render_package_mode(
     };
     let fail = |error: String, notes| package_input(&source, kind, &sha, bytes, notes, Err(error));
     let new = match new {
-        Ok(p) => normalise(p),
+        Ok(p) => normalise(p, mode),
         Err(e) => return fail(format!("{source}: {e}"), Vec::new()),
     };
     let mut notes = new.notes.clone();
@@ -841,7 +883,7 @@ pub fn render_package_mode(
         Some(b) => match load_package(b, limits) {
             (s, _, Ok(p)) => {
                 base_sha = Some(s);
-                let p = normalise(p);
+                let p = normalise(p, mode);
                 notes.extend(p.notes.iter().map(|n| format!("base: {n}")));
                 Some(p)
             }
@@ -854,6 +896,23 @@ pub fn render_package_mode(
             notes,
         );
     }
+    // Compiled files the change adds or alters; one the accepted base
+    // already held unchanged was accepted with it.
+    let opaque = {
+        let before: std::collections::HashMap<&str, &[u8]> = old
+            .iter()
+            .flat_map(|p| &p.members)
+            .map(|m| (m.path.as_str(), m.data.as_slice()))
+            .collect();
+        compiled_note(
+            new.members
+                .iter()
+                .filter(|m| {
+                    is_compiled(&m.path) && before.get(m.path.as_str()) != Some(&&m.data[..])
+                })
+                .map(|m| m.path.as_str()),
+        )
+    };
     let r = render(old, new, mode);
     let empty = base.is_some() && r.text.is_empty();
     if let Some(b) = base {
@@ -867,6 +926,7 @@ pub fn render_package_mode(
         notes,
         Ok((r.text.into(), r.sections)),
     );
+    input.opaque_code = opaque;
     input.base = base
         .zip(base_sha.clone())
         .map(|(b, sha256)| crate::report::BaseInfo {
@@ -1053,9 +1113,46 @@ mod tests {
             ],
             notes: vec![],
         };
-        let n = normalise(p);
+        let n = normalise(p, RenderMode::Scan);
         let paths: Vec<&str> = n.members.iter().map(|m| m.path.as_str()).collect();
         assert_eq!(paths, ["setup.py"]);
+    }
+
+    #[test]
+    fn compiled_python_is_kept_in_scans_and_opaque_unless_the_base_held_it() {
+        let with = |pyc: &[u8]| Package {
+            members: vec![
+                m("pkg-1.0/setup.py", "x"),
+                Member {
+                    path: "pkg-1.0/pkg/__pycache__/mod.cpython-312.pyc".into(),
+                    data: pyc.to_vec(),
+                },
+            ],
+            notes: vec![],
+        };
+        let kept = |mode| normalise(with(b"\0a"), mode).members.len();
+        assert_eq!((kept(RenderMode::Scan), kept(RenderMode::Corpus)), (2, 1));
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, pyc: &[u8], setup: &str| {
+            let files = [
+                ("pkg-1.0/setup.py".to_string(), setup.as_bytes().to_vec()),
+                ("pkg-1.0/pkg/mod.pyc".to_string(), pyc.to_vec()),
+            ];
+            tar_gz(dir.path(), name, &files)
+        };
+        let limits = Limits::default();
+        let old = write("a.tar.gz", b"\0old", "setup()\n");
+        let why = render_package(None, &old, &limits)
+            .opaque_code
+            .expect("a .pyc");
+        assert!(why.contains("pkg/mod.pyc"), "{why}");
+        // The change leaves the accepted .pyc as it was: nothing opaque in it.
+        let same = write("b.tar.gz", b"\0old", "setup(name='x')\n");
+        assert_eq!(render_package(Some(&old), &same, &limits).opaque_code, None);
+        let changed = write("c.tar.gz", b"\0new", "setup(name='x')\n");
+        assert!(render_package(Some(&old), &changed, &limits)
+            .opaque_code
+            .is_some());
     }
 
     #[test]
@@ -1252,7 +1349,11 @@ mod tests {
             let streamed = render_streamed(&path, &limits);
             assert!(streamed.error.is_none(), "{:?}", streamed.error);
             let (sha, _, package) = load_package(&path, &limits);
-            let whole = render(None, normalise(package.unwrap()), RenderMode::Scan);
+            let whole = render(
+                None,
+                normalise(package.unwrap(), RenderMode::Scan),
+                RenderMode::Scan,
+            );
             assert_eq!(streamed.sha256, sha);
             assert!(*streamed.text == *whole.text, "{name}: texts differ");
             assert!(streamed.text.pieces().count() > 1, "{name}: kept as pieces");

@@ -955,6 +955,49 @@ fn tgz_members(rel: &str) -> Vec<(String, Vec<u8>)> {
     out
 }
 
+/// Compiled Python is code no reader of the text can judge: Python runs a
+/// `.pyc` with no source beside it (and a cached one in place of its
+/// source). is-number, which the pre-check allows, with one `.pyc` added is
+/// inconclusive, naming the file, and no detector is asked; the same file
+/// was dropped unseen as junk before. `canary render --corpus` still leaves
+/// it out, as the training corpus did.
+#[test]
+fn compiled_python_cannot_be_cleared() {
+    let c = Canary::new();
+    let mut members = tgz_members("packages/benign/is-number-7.0.0.tgz");
+    let pyc = b"\x55\x0d\x0d\x0a\0\0\0\0 bytecode of a module with no source";
+    members.push(("package/lib/helper.pyc".into(), pyc.to_vec()));
+    let refs: Vec<(&str, &[u8])> = members
+        .iter()
+        .map(|(p, d)| (p.as_str(), d.as_slice()))
+        .collect();
+    let p = c.dir.path().join("is-number-7.0.0.tgz");
+    std::fs::write(&p, tar_gz(&refs, false)).unwrap();
+    let (o, r) = scan_path_json(&c, &p);
+    let (_, clean) = scan_path_json(&c, &fixture("packages/benign/is-number-7.0.0.tgz"));
+    assert_eq!(clean["decision"], "allow", "the control: {clean:#}");
+    assert_eq!(
+        (code(&o), r["reason"].as_str()),
+        (2, Some("inconclusive")),
+        "{r:#}"
+    );
+    let pol = &r["policies"][0];
+    let note = pol["precheck"]["note"].as_str().unwrap();
+    assert!(
+        note.contains("1 compiled Python file(s)") && note.contains("lib/helper.pyc"),
+        "{note}"
+    );
+    assert_eq!(pol["precheck"]["band"], "uncertain");
+    assert!(pol["detectors"].as_array().unwrap().is_empty());
+    let text = crate::stdout(&c.run(&["render", p.to_str().unwrap()]));
+    assert!(
+        text.contains("Binary file b/lib/helper.pyc added\n"),
+        "{text}"
+    );
+    let corpus = crate::stdout(&c.run(&["render", "--corpus", p.to_str().unwrap()]));
+    assert!(!corpus.contains("helper.pyc"), "{corpus}");
+}
+
 /// A payload hidden in a package the pre-check clears is not allowed with
 /// it. is-number has no capability line, so the capability veto has nothing
 /// to object to and the shipped thresholds allow it; is-number with
