@@ -481,24 +481,45 @@ impl<'a> Collector<'a> {
         None
     }
 
-    /// Checks that a file's path is written through no link and only once.
-    fn claim(&mut self, path: &str) -> Result<(), ArchiveError> {
-        if let Some(link) = self.through_link(path) {
-            return Err(ArchiveError::ThroughLink {
-                member: path.to_string(),
-                link,
-            });
+    /// Checks that a file's path is written through no link and only once,
+    /// and returns the path it is read under. `depth`: how many archives
+    /// deep the file sits. In the package itself either fault blocks: it
+    /// attacks whoever unpacks it. Inside an inner archive, which installing
+    /// the package does not unpack, it is noted and the file is read all the
+    /// same (a later copy under a new name), so its content is still judged:
+    /// packages ship such archives as fixtures for their own unpacking code
+    /// (distlib's `tests/evil.tar.gz`).
+    fn claim(&mut self, path: String, depth: u32) -> Result<String, ArchiveError> {
+        if let Some(link) = self.through_link(&path) {
+            if depth == 0 {
+                return Err(ArchiveError::ThroughLink { member: path, link });
+            }
+            self.package.notes.push(format!(
+                "{path}: written through the link {link} inside an archive in the package; read as it is"
+            ));
         }
-        if !self.seen.insert(path.to_string()) {
-            return Err(ArchiveError::Duplicate {
-                member: path.to_string(),
-            });
+        if self.seen.insert(path.clone()) {
+            return Ok(path);
         }
-        Ok(())
+        if depth == 0 {
+            return Err(ArchiveError::Duplicate { member: path });
+        }
+        let mut n = 2;
+        let copy = loop {
+            let copy = format!("{path} (copy {n})");
+            if self.seen.insert(copy.clone()) {
+                break copy;
+            }
+            n += 1;
+        };
+        self.package.notes.push(format!(
+            "{path}: appears more than once inside an archive in the package; the later copy is read as {copy:?}"
+        ));
+        Ok(copy)
     }
 
-    fn file(&mut self, path: String, data: Vec<u8>) -> Result<(), ArchiveError> {
-        self.claim(&path)?;
+    fn file(&mut self, path: String, data: Vec<u8>, depth: u32) -> Result<(), ArchiveError> {
+        let path = self.claim(path, depth)?;
         let m = Member { path, data };
         match self.sink.as_mut() {
             Some(sink) => sink(m),
@@ -519,7 +540,12 @@ impl<'a> Collector<'a> {
     ) -> Result<(), ArchiveError> {
         let full = at.full(path);
         if let Some(link) = self.through_link(&full) {
-            return Err(ArchiveError::ThroughLink { member: full, link });
+            if at.depth == 0 {
+                return Err(ArchiveError::ThroughLink { member: full, link });
+            }
+            self.package.notes.push(format!(
+                "{full}: a link written through the link {link} inside an archive in the package"
+            ));
         }
         // Inside an inner archive, an escaping link is noted like any other
         // (see `member_path`): nothing is followed either way.
@@ -570,7 +596,7 @@ fn emit(
     depth: u32,
 ) -> Result<(), ArchiveError> {
     let Some(format) = ArchiveFormat::sniff_member(&data) else {
-        return c.file(path, data);
+        return c.file(path, data, depth);
     };
     let max = budget.limits.max_nesting;
     if depth >= max {
@@ -584,7 +610,7 @@ fn emit(
             limit: u64::from(max),
         });
     }
-    c.claim(&path)?;
+    let path = c.claim(path, depth)?;
     c.nested.push(path.clone());
     let at = Within {
         prefix: &path,
@@ -693,8 +719,11 @@ fn read_tar<R: Read>(
         }
         let path = member_path(&raw_path, at, c)?;
         if kind.is_dir() {
-            if let Some(link) = c.through_link(&at.full(&format!("{path}/x"))) {
-                return Err(ArchiveError::ThroughLink { member: name, link });
+            match c.through_link(&at.full(&format!("{path}/x"))) {
+                Some(link) if at.depth == 0 => {
+                    return Err(ArchiveError::ThroughLink { member: name, link })
+                }
+                _ => {}
             }
             continue;
         }
@@ -1089,6 +1118,36 @@ mod tests {
             "{:?}",
             p.notes
         );
+        // distlib ships a fixture that writes through a link, and another
+        // archive may name a member twice: noted, and every copy is read.
+        let mut b = tar::Builder::new(Vec::new());
+        let mut h = tar::Header::new_gnu();
+        h.set_entry_type(tar::EntryType::Symlink);
+        h.set_size(0);
+        h.set_path("tmp").unwrap();
+        h.set_link_name("/tmp").unwrap_or(());
+        h.set_cksum();
+        b.append(&h, &b""[..]).unwrap();
+        let links = b.into_inner().unwrap();
+        let mut evil = links[..links.len() - 1024].to_vec();
+        evil.extend(tar_of(&[("tmp/poc", b"a"), ("x.py", b"1"), ("x.py", b"2")]));
+        let outer = tar_of(&[("pkg/tests/evil.tar", &evil)]);
+        let p = read_archive(&outer, ArchiveFormat::Tar, &Limits::default()).unwrap();
+        assert_eq!(
+            paths(&p),
+            [
+                "pkg/tests/evil.tar/tmp/poc",
+                "pkg/tests/evil.tar/x.py",
+                "pkg/tests/evil.tar/x.py (copy 2)"
+            ]
+        );
+        assert_eq!(member(&p, "pkg/tests/evil.tar/x.py (copy 2)"), b"2");
+        let notes = p.notes.join("\n");
+        assert!(
+            notes.contains("written through the link pkg/tests/evil.tar/tmp"),
+            "{notes}"
+        );
+        assert!(notes.contains("appears more than once"), "{notes}");
         let top = tar_of(&[("pkg/../../evil.py", b"print(1)\n")]);
         assert!(matches!(
             read_archive(&top, ArchiveFormat::Tar, &Limits::default()),

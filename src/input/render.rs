@@ -220,6 +220,14 @@ pub fn is_compiled(path: &str) -> bool {
         || path.split('/').any(|part| part == "__pycache__")
 }
 
+/// Compiled Python that makes an input opaque: not in a test tree, which
+/// [`is_inert`] counts as data when it is not Python source (a test
+/// fixture's `__pycache__`, importlib_metadata's sample eggs), as the
+/// `harmful-needs-code` rule does for every other file there.
+fn is_opaque(path: &str) -> bool {
+    is_compiled(path) && !is_inert(path)
+}
+
 /// The note that makes an input's compiled code opaque (see
 /// [`Input::opaque_code`](super::Input::opaque_code)), naming the first few files.
 fn compiled_note<'a>(paths: impl Iterator<Item = &'a str>) -> Option<String> {
@@ -757,12 +765,7 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
         );
     };
     normalise_paths(&mut files, |f| &mut f.0, RenderMode::Scan);
-    let opaque = compiled_note(
-        files
-            .iter()
-            .map(|f| f.0.as_str())
-            .filter(|p| is_compiled(p)),
-    );
+    let opaque = compiled_note(files.iter().map(|f| f.0.as_str()).filter(|p| is_opaque(p)));
     if files.is_empty() {
         return fail(
             format!("{source}: the package holds no regular files"),
@@ -907,9 +910,7 @@ pub fn render_package_mode(
         compiled_note(
             new.members
                 .iter()
-                .filter(|m| {
-                    is_compiled(&m.path) && before.get(m.path.as_str()) != Some(&&m.data[..])
-                })
+                .filter(|m| is_opaque(&m.path) && before.get(m.path.as_str()) != Some(&&m.data[..]))
                 .map(|m| m.path.as_str()),
         )
     };
@@ -1153,6 +1154,11 @@ mod tests {
         assert!(render_package(Some(&old), &changed, &limits)
             .opaque_code
             .is_some());
+        // A test tree's compiled files are data, as its other non-source files.
+        assert!(is_opaque("pkg/mod.pyc") && is_opaque("pkg/__pycache__/m.cpython-312.pyc"));
+        assert!(!is_opaque(
+            "tests/data/example.egg/example/__pycache__/__init__.cpython-36.pyc"
+        ));
     }
 
     #[test]

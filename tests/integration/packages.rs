@@ -403,16 +403,7 @@ fn an_archive_vendored_inside_a_package_is_opened_and_judged() {
     // With no inner archive opened (max-nesting = 0), it blocks, naming the cap.
     let cfg = c.dir.path().join("flat.toml");
     std::fs::write(&cfg, "[limits]\nmax-nesting = 0\n").unwrap();
-    let o = c.run(&[
-        "--config",
-        cfg.to_str().unwrap(),
-        "scan",
-        "--format",
-        "json",
-        "--no-cache",
-        p.to_str().unwrap(),
-    ]);
-    let r = json(&o);
+    let (o, r) = scan_path_json_under(&c, &cfg, &p);
     assert_eq!((code(&o), r["reason"].as_str()), (2, Some("input-error")));
     let why = r["error"].as_str().unwrap();
     assert!(
