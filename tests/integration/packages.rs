@@ -367,29 +367,30 @@ fn a_nested_folder_is_searched_and_what_is_not_scanned_is_said() {
 
 #[test]
 fn an_archive_vendored_inside_a_package_is_opened_and_judged() {
-    // setup.py puts a zip on sys.path and imports from it: the payload is
-    // in the zip, which a reader of the outer archive alone sees as one
-    // `Binary file` line.
+    // is-number, which the pre-check allows, with colour_tools' payload
+    // zipped into it as vendor.zip (importable as it is, by zipimport). A
+    // reader of the outer archive alone sees one `Binary file` line: before
+    // inner archives were opened this package was allowed, exit 0.
     let c = Canary::new();
     let inner = std::fs::read(fixture(
         "packages/malicious/colour_tools-0.3.0-py3-none-any.whl",
     ))
     .unwrap();
-    let setup = b"import sys\nsys.path.insert(0, 'vendor/lib.zip')\nimport colour_tools\n";
-    let pkg = tar_gz(
-        &[
-            ("pkg-1.0/setup.py", setup),
-            ("pkg-1.0/vendor/lib.zip", &inner),
-        ],
-        false,
-    );
-    let p = c.dir.path().join("pkg-1.0.tar.gz");
-    std::fs::write(&p, &pkg).unwrap();
+    let mut members = tgz_members("packages/benign/is-number-7.0.0.tgz");
+    members.push(("package/vendor.zip".into(), inner));
+    let refs: Vec<(&str, &[u8])> = members
+        .iter()
+        .map(|(p, d)| (p.as_str(), d.as_slice()))
+        .collect();
+    let p = c.dir.path().join("is-number-7.0.0.tgz");
+    std::fs::write(&p, tar_gz(&refs, false)).unwrap();
+    let (_, clean) = scan_path_json(&c, &fixture("packages/benign/is-number-7.0.0.tgz"));
+    assert_eq!(clean["decision"], "allow", "the control: {clean:#}");
     let (o, r) = scan_path_json(&c, &p);
     assert_eq!(code(&o), 1, "{r:#}");
     assert_eq!(r["reason"], "precheck-harmful");
     let at = r["policies"][0]["precheck"]["location"].as_str().unwrap();
-    assert!(at.starts_with("vendor/lib.zip/colour_tools/"), "{at}");
+    assert!(at.starts_with("vendor.zip/colour_tools/"), "{at}");
     let notes = r["notes"].to_string();
     assert!(
         notes.contains("1 archive(s) inside the package opened"),
@@ -397,7 +398,7 @@ fn an_archive_vendored_inside_a_package_is_opened_and_judged() {
     );
     let text = crate::stdout(&c.run(&["render", p.to_str().unwrap()]));
     assert!(
-        text.contains("+++ b/vendor/lib.zip/colour_tools/__init__.py\n"),
+        text.contains("+++ b/vendor.zip/colour_tools/__init__.py\n"),
         "{text}"
     );
     // With no inner archive opened (max-nesting = 0), it blocks, naming the cap.
@@ -407,7 +408,7 @@ fn an_archive_vendored_inside_a_package_is_opened_and_judged() {
     assert_eq!((code(&o), r["reason"].as_str()), (2, Some("input-error")));
     let why = r["error"].as_str().unwrap();
     assert!(
-        why.contains("limits.max-nesting = 0") && why.contains("vendor/lib.zip"),
+        why.contains("limits.max-nesting = 0") && why.contains("package/vendor.zip"),
         "{why}"
     );
 }
