@@ -423,9 +423,9 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
     // of a one-package scan's time).
     let package_only = inputs.is_empty()
         && (args.base.is_some()
-            || pending.iter().all(|p| {
-                p.is_dir() || crate::input::archive::ArchiveFormat::from_path(p).is_some()
-            }));
+            || pending
+                .iter()
+                .all(|p| p.is_dir() || crate::input::archive::package_format(p).is_some()));
     let needed: Vec<Policy> = if explicit.is_empty() {
         let kinds: &[input::InputKind] = if package_only {
             &[input::InputKind::Package]
@@ -522,8 +522,7 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
                 (Some(b), _) => (Some(b.clone()), None),
                 // Texts and diffs named beside packages are judged as usual.
                 (None, Some((dir, releases)))
-                    if path.is_dir()
-                        || crate::input::archive::ArchiveFormat::from_path(path).is_some() =>
+                    if path.is_dir() || crate::input::archive::package_format(path).is_some() =>
                 {
                     accepted_base(dir, releases, path)
                 }

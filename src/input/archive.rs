@@ -98,6 +98,40 @@ impl ArchiveFormat {
     }
 }
 
+/// A package archive's format: by its name, else, for a regular file whose
+/// name does not say, by its first bytes. Caches and mirrors store archives
+/// under hashes (npm's `_cacache`, content-addressed stores), and a name is
+/// the uploader's to choose: a package must not go unjudged for lack of an
+/// extension. A gzip stream counts only when it holds a tar (a `.json.gz`
+/// index is not a package); any zip counts, as Python imports from one.
+pub fn package_format(path: &Path) -> Option<ArchiveFormat> {
+    ArchiveFormat::from_path(path).or_else(|| sniff_file(path))
+}
+
+fn sniff_file(path: &Path) -> Option<ArchiveFormat> {
+    // Never opens a pipe or device: opening a pipe waits for a writer.
+    if !std::fs::metadata(path).ok()?.is_file() {
+        return None;
+    }
+    let mut head = Vec::with_capacity(BINARY_PROBE);
+    std::fs::File::open(path)
+        .ok()?
+        .take(BINARY_PROBE as u64)
+        .read_to_end(&mut head)
+        .ok()?;
+    match ArchiveFormat::sniff_member(&head)? {
+        ArchiveFormat::TarGz => {
+            let mut out = Vec::with_capacity(512);
+            // The head is a cut stream: what inflated before the cut is kept.
+            let _ = flate2::read::GzDecoder::new(&head[..])
+                .take(512)
+                .read_to_end(&mut out);
+            is_tar_header(&out).then_some(ArchiveFormat::TarGz)
+        }
+        f => Some(f),
+    }
+}
+
 /// Package archive names Canary knows but cannot read, and what they are
 /// (with an article):
 /// a folder of packages must not pass such a file over as "not a package".

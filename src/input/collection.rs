@@ -3,8 +3,9 @@
 //!
 //! A registry mirror or a CI cache nests its archives (`packages/ab/cd/…`,
 //! `pkg/-/pkg-1.0.0.tgz`), so the whole tree is searched. This module must
-//! never follow a symbolic link, never read a file's contents (the readers
-//! do that, under their limits), and never pass over an entry in silence:
+//! never follow a symbolic link, never read more of a file than the first
+//! 8 KB that say whether a file not named as an archive is one (the readers
+//! do the rest, under their limits), and never pass over an entry in silence:
 //! everything it does not scan is listed in [`Collection::skipped`] with the
 //! reason. An entry that may hold a package it did not read (a link, a
 //! folder it could not read or did not search, a device) is
@@ -14,7 +15,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::archive::{unreadable_package_format, ArchiveFormat};
+use super::archive::{package_format, unreadable_package_format, ArchiveFormat};
 
 /// How many levels of folders under the scanned one are searched.
 pub const MAX_DEPTH: usize = 16;
@@ -141,10 +142,14 @@ fn walk(dir: &Path, depth: usize, c: &mut Collection) {
                     // A package all the same: passing it over as "not a
                     // package" would let a mirror's .tar.xz through unread.
                     c.skipped.push(unread(&super::unreadable_archive(what)));
+                } else if package_format(&path).is_some() {
+                    // An archive under a name that does not say so (a
+                    // content-addressed cache): judged by its content.
+                    c.packages.push(path);
                 } else {
                     c.skipped.push(Skipped {
                         path: path.clone(),
-                        why: "not named as a package archive: .tgz, .tar.gz, .tar.bz2, .tar, .zip, .whl or .egg".into(),
+                        why: "not a package archive by name (.tgz, .tar.gz, .tar.bz2, .tar, .zip, .whl or .egg) or by content".into(),
                         kind: SkipKind::NotAPackage,
                     });
                 }
@@ -218,6 +223,25 @@ mod tests {
         // An unpacked package's own archives are its members, not packages.
         touch(&d.join("unpacked-1.0/tests/data/fixture.tar.gz"));
         touch(&d.join("wheelish/pkg-1.0.dist-info/METADATA"));
+        // A content-addressed cache names archives by hash: found by their
+        // bytes. A gzip stream that holds no tar is not a package.
+        let gz = |data: &[u8]| {
+            use std::io::Write;
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            e.write_all(data).unwrap();
+            e.finish().unwrap()
+        };
+        let mut tar = tar::Builder::new(Vec::new());
+        let mut h = tar::Header::new_gnu();
+        h.set_size(1);
+        h.set_path("package/index.js").unwrap();
+        h.set_cksum();
+        tar.append(&h, &b"x"[..]).unwrap();
+        let cache = d.join("cache/sha512/ab");
+        std::fs::create_dir_all(&cache).unwrap();
+        std::fs::write(cache.join("cd01"), gz(&tar.into_inner().unwrap())).unwrap();
+        std::fs::write(cache.join("cd02"), b"PK\x03\x04 a zip by its bytes").unwrap();
+        std::fs::write(cache.join("index.json.gz"), gz(b"{\"a\": 1}")).unwrap();
         #[cfg(unix)]
         std::os::unix::fs::symlink("/etc", d.join("etc-link")).unwrap();
         #[cfg(unix)]
@@ -231,6 +255,8 @@ mod tests {
         assert_eq!(
             rel,
             [
+                "cache/sha512/ab/cd01",
+                "cache/sha512/ab/cd02",
                 "packages/ab/cd/deep-2.0.tar.gz",
                 "packages/ab/wheel-1.0-py3-none-any.whl",
                 "top-1.0.tgz",
@@ -254,22 +280,30 @@ mod tests {
             })
             .collect();
         // Byte order of paths: upper case first.
-        let mut want = vec![(
-            "README.txt".to_string(),
-            "not".to_string(),
-            SkipKind::NotAPackage,
-        )];
+        let mut want = vec![
+            (
+                "README.txt".to_string(),
+                "not".to_string(),
+                SkipKind::NotAPackage,
+            ),
+            (
+                "cache/sha512/ab/index.json.gz".to_string(),
+                "not".to_string(),
+                SkipKind::NotAPackage,
+            ),
+        ];
         if cfg!(unix) {
             // A link may lead to a package outside the tree: never judged,
             // so it must block, not merely be mentioned.
             want.push(("alias.tgz".into(), "symbolic".into(), SkipKind::Unread));
             want.push(("etc-link".into(), "symbolic".into(), SkipKind::Unread));
         }
+        want.sort_by(|a, b| a.0.cmp(&b.0));
         assert_eq!(skipped, want);
-        assert_eq!(c.unread().count(), want.len() - 1);
+        assert_eq!(c.unread().count(), want.len() - 2);
         let line = c.skipped_line(d).unwrap();
         assert!(
-            line.contains("1 file not scanned: README.txt (not named as a package archive"),
+            line.contains("2 files not scanned: README.txt (not a package archive by name"),
             "{line}"
         );
         assert!(!line.contains("link"), "unread entries get reports: {line}");

@@ -335,7 +335,7 @@ pub fn read_path(path: &Path, limits: &Limits) -> Result<Input, InputError> {
         meta
     };
     // The package reader refuses what is not a regular file itself.
-    if target.is_dir() || archive::ArchiveFormat::from_path(path).is_some() {
+    if target.is_dir() || archive::package_format(path).is_some() {
         return Ok(render::render_package(None, path, limits));
     }
     if !target.is_file() {

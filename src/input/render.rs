@@ -145,6 +145,10 @@ fn load_package_with(
             n.describe(),
             s.describe()
         )),
+        (None, Some(s)) => Some(format!(
+            "not named as a package archive, but its bytes are a {} archive: read by its content",
+            s.describe()
+        )),
         _ => None,
     };
     let read = |sink| match format {

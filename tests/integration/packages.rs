@@ -347,7 +347,7 @@ fn a_nested_folder_is_searched_and_what_is_not_scanned_is_said() {
     );
     let err = crate::stderr(&o);
     assert!(
-        err.contains("1 file not scanned: index.html (not named as a package archive"),
+        err.contains("1 file not scanned: index.html (not a package archive by name"),
         "{err}"
     );
     if cfg!(unix) {
@@ -894,6 +894,28 @@ fn an_archive_named_as_another_format_is_read_by_content_and_noted() {
         !honest["notes"].to_string().contains("named as"),
         "an honest name gets no such note"
     );
+    // Under a hash, as a content-addressed cache stores it, named or found
+    // in a folder: read as what it is (it was a "binary text", or passed over).
+    let cache = c.dir.path().join("cache/sha512/9f");
+    std::fs::create_dir_all(&cache).unwrap();
+    let blob = cache.join("86d081884c7d659a2feaa0c55ad015a3bf4f1b2b");
+    std::fs::copy(fixture("packages/malicious/requestz-2.31.0.tar.gz"), &blob).unwrap();
+    for target in [&blob, &c.dir.path().join("cache")] {
+        let (o, r) = scan_path_json(&c, target);
+        assert_eq!(code(&o), 1, "{r:#}");
+        assert_eq!(r["input"]["kind"], "package");
+        assert_eq!(
+            r["policies"][0]["precheck"]["score"],
+            honest["policies"][0]["precheck"]["score"]
+        );
+        let notes = r["notes"].to_string();
+        assert!(
+            notes.contains(
+                "not named as a package archive, but its bytes are a gzip-compressed tar"
+            ),
+            "{notes}"
+        );
+    }
 }
 
 /// A package with nothing to read (binaries only, or an empty setup.py)
