@@ -629,7 +629,9 @@ fn emit(
     data: Vec<u8>,
     depth: u32,
 ) -> Result<(), ArchiveError> {
-    let Some(format) = ArchiveFormat::sniff_member(&data) else {
+    let format = ArchiveFormat::sniff_member(&data)
+        .or_else(|| appended_zip(&data).then_some(ArchiveFormat::Zip));
+    let Some(format) = format else {
         return c.file(path, data, depth);
     };
     let max = budget.limits.max_nesting;
@@ -662,6 +664,21 @@ fn emit(
         }
         other => other,
     })
+}
+
+/// Whether a binary file ends in a readable zip with at least one entry:
+/// a polyglot (an image or a blob with a zip appended), which Python
+/// imports from as it is, since a zip is found from its end. Only a binary
+/// whose last 64 KiB and 22 bytes hold an end-of-central-directory record
+/// is tried, and one that does not open stays a file: four bytes by chance
+/// in a compiled library must not block a package.
+fn appended_zip(data: &[u8]) -> bool {
+    const EOCD: &[u8] = b"PK\x05\x06";
+    let tail = &data[data.len().saturating_sub(65_535 + 22)..];
+    data.len() >= 22
+        && data[..data.len().min(BINARY_PROBE)].contains(&0)
+        && memchr::memmem::find(tail, EOCD).is_some()
+        && zip::ZipArchive::new(Cursor::new(data)).is_ok_and(|z| !z.is_empty())
 }
 
 /// An inner gzip or bzip2 stream: a tar when its first block is a tar
@@ -1084,6 +1101,24 @@ mod tests {
         std::fs::write(dir.path().join("vendor/lib.zip"), &inner).unwrap();
         let d = read_dir(dir.path(), &Limits::default()).unwrap();
         assert_eq!(paths(&d), ["vendor/lib.zip/evil/__init__.py"]);
+    }
+
+    #[test]
+    fn a_zip_appended_to_a_binary_is_read_and_chance_bytes_are_not() {
+        // An "image" with a zip after it: importable from, as it is.
+        let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+        png.extend_from_slice(&[7u8; 5000]);
+        let mut polyglot = png.clone();
+        polyglot.extend(zip_of(&[("evil/__init__.py", b"import os\n")]));
+        let outer = tar_of(&[("pkg/logo.png", &polyglot)]);
+        let p = read_archive(&outer, ArchiveFormat::Tar, &Limits::default()).unwrap();
+        assert_eq!(paths(&p), ["pkg/logo.png/evil/__init__.py"]);
+        // The record's four bytes alone, in a binary: still one file.
+        let mut chance = png;
+        chance.extend(b"PK\x05\x06 and nothing a zip reader accepts");
+        let outer = tar_of(&[("pkg/lib.so", &chance)]);
+        let p = read_archive(&outer, ArchiveFormat::Tar, &Limits::default()).unwrap();
+        assert_eq!(paths(&p), ["pkg/lib.so"]);
     }
 
     #[test]
