@@ -376,14 +376,7 @@ fn an_archive_vendored_inside_a_package_is_opened_and_judged() {
         "packages/malicious/colour_tools-0.3.0-py3-none-any.whl",
     ))
     .unwrap();
-    let mut members = tgz_members("packages/benign/is-number-7.0.0.tgz");
-    members.push(("package/vendor.zip".into(), inner));
-    let refs: Vec<(&str, &[u8])> = members
-        .iter()
-        .map(|(p, d)| (p.as_str(), d.as_slice()))
-        .collect();
-    let p = c.dir.path().join("is-number-7.0.0.tgz");
-    std::fs::write(&p, tar_gz(&refs, false)).unwrap();
+    let p = is_number_with(&c, "is-number-7.0.0.tgz", "package/vendor.zip", &inner);
     let (_, clean) = scan_path_json(&c, &fixture("packages/benign/is-number-7.0.0.tgz"));
     assert_eq!(clean["decision"], "allow", "the control: {clean:#}");
     let (o, r) = scan_path_json(&c, &p);
@@ -953,6 +946,20 @@ fn a_package_without_readable_text_is_inconclusive() {
     }
 }
 
+/// is-number (a package the pre-check allows) with one member added, written
+/// as `name` in the test's folder.
+fn is_number_with(c: &Canary, name: &str, path: &str, data: &[u8]) -> std::path::PathBuf {
+    let mut members = tgz_members("packages/benign/is-number-7.0.0.tgz");
+    members.push((path.to_string(), data.to_vec()));
+    let refs: Vec<(&str, &[u8])> = members
+        .iter()
+        .map(|(p, d)| (p.as_str(), d.as_slice()))
+        .collect();
+    let out = c.dir.path().join(name);
+    std::fs::write(&out, tar_gz(&refs, false)).unwrap();
+    out
+}
+
 /// Members of a fixture `.tgz`, in order.
 fn tgz_members(rel: &str) -> Vec<(String, Vec<u8>)> {
     use std::io::Read;
@@ -978,15 +985,8 @@ fn tgz_members(rel: &str) -> Vec<(String, Vec<u8>)> {
 #[test]
 fn compiled_python_cannot_be_cleared() {
     let c = Canary::new();
-    let mut members = tgz_members("packages/benign/is-number-7.0.0.tgz");
     let pyc = b"\x55\x0d\x0d\x0a\0\0\0\0 bytecode of a module with no source";
-    members.push(("package/lib/helper.pyc".into(), pyc.to_vec()));
-    let refs: Vec<(&str, &[u8])> = members
-        .iter()
-        .map(|(p, d)| (p.as_str(), d.as_slice()))
-        .collect();
-    let p = c.dir.path().join("is-number-7.0.0.tgz");
-    std::fs::write(&p, tar_gz(&refs, false)).unwrap();
+    let p = is_number_with(&c, "is-number-7.0.0.tgz", "package/lib/helper.pyc", pyc);
     let (o, r) = scan_path_json(&c, &p);
     let (_, clean) = scan_path_json(&c, &fixture("packages/benign/is-number-7.0.0.tgz"));
     assert_eq!(clean["decision"], "allow", "the control: {clean:#}");
@@ -1029,14 +1029,12 @@ fn a_payload_hidden_in_a_cleared_package_is_not_allowed() {
         .find(|(p, _)| p == "package/install.js")
         .unwrap()
         .1;
-    let mut members = tgz_members("packages/benign/is-number-7.0.0.tgz");
-    members.push(("package/lib/metrics.js".into(), payload));
-    let entries: Vec<(&str, &[u8])> = members
-        .iter()
-        .map(|(p, d)| (p.as_str(), d.as_slice()))
-        .collect();
-    let hidden = c.dir.path().join("is-number-7.0.1.tgz");
-    std::fs::write(&hidden, tar_gz(&entries, false)).unwrap();
+    let hidden = is_number_with(
+        &c,
+        "is-number-7.0.1.tgz",
+        "package/lib/metrics.js",
+        &payload,
+    );
 
     let (o, r) = scan_path_json(&c, &clean);
     assert_eq!(
