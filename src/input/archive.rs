@@ -332,6 +332,12 @@ impl Budget {
                 limit: self.limits.max_member_bytes,
             });
         }
+        self.check_total(name)?;
+        Ok(data)
+    }
+
+    /// The whole-archive caps, after `name` added its bytes to the total.
+    fn check_total(&self, name: &str) -> Result<(), ArchiveError> {
         if self.total > self.total_cap() {
             let ratio = self.total / self.compressed;
             return Err(if self.total > self.limits.max_total_bytes {
@@ -351,7 +357,7 @@ impl Budget {
                 }
             });
         }
-        Ok(data)
+        Ok(())
     }
 }
 
@@ -370,6 +376,11 @@ impl Budget {
     /// decompressed. Packages carry large, highly compressible binary data
     /// in inner archives (scipy's `.npz` test matrices: 177 MB from 276 KB),
     /// which would otherwise trip the caps meant for bombs.
+    ///
+    /// A tar is read in order, so the rest of a binary in one is still
+    /// decompressed to reach the next member: with `drain` it is read into
+    /// nothing but counted against the total and ratio caps, which bound
+    /// that work (a zip member is simply left unread).
     fn read_inner_member(
         &mut self,
         name: &str,
@@ -377,6 +388,7 @@ impl Budget {
         compressed: Option<u64>,
         declared: u64,
         checksum: Option<u32>,
+        drain: bool,
     ) -> Result<Vec<u8>, ArchiveError> {
         let mut head = Vec::with_capacity(BINARY_PROBE);
         reader
@@ -395,6 +407,16 @@ impl Budget {
             );
         }
         self.total += head.len() as u64;
+        if drain {
+            let room = self.total_cap().saturating_sub(self.total);
+            let rest = std::io::copy(
+                &mut reader.take(room.saturating_add(1)),
+                &mut std::io::sink(),
+            )
+            .map_err(|e| ArchiveError::Corrupt(format!("reading member {name:?}: {e}")))?;
+            self.total += rest;
+            self.check_total(name)?;
+        }
         // After the probe, so the line is still binary; in a version diff
         // two copies differ when their probe, size or checksum does.
         let crc = checksum.map_or_else(|| "none".to_string(), |c| format!("{c:08x}"));
@@ -810,7 +832,7 @@ fn read_tar<R: Read>(
         let data = if at.depth == 0 {
             budget.read_member(&path, &mut entry, declared)?
         } else {
-            budget.read_inner_member(&path, &mut entry, None, declared, None)?
+            budget.read_inner_member(&path, &mut entry, None, declared, None, true)?
         };
         emit(c, budget, path, data, at.depth)?;
     }
@@ -899,7 +921,7 @@ fn read_zip(
             budget.read_member_capped(&path, &mut f, Some(compressed), declared)?
         } else {
             let crc = f.crc32();
-            budget.read_inner_member(&path, &mut f, Some(compressed), declared, Some(crc))?
+            budget.read_inner_member(&path, &mut f, Some(compressed), declared, Some(crc), false)?
         };
         drop(f);
         emit(c, budget, path, data, at.depth)?;
@@ -1247,6 +1269,31 @@ mod tests {
             tail.contains(&format!("{} bytes declared", 256u64 << 20)),
             "{tail}"
         );
+        // In an inner tar.gz the rest of a binary must still be inflated to
+        // reach the next member: that work is counted, and bounded.
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        let mut t = tar::Builder::new(&mut e);
+        let mut h = tar::Header::new_gnu();
+        h.set_size(64 << 20);
+        h.set_path("big.bin").unwrap();
+        h.set_cksum();
+        t.append(&h, std::io::repeat(0).take(64 << 20)).unwrap();
+        t.into_inner().unwrap().flush().unwrap();
+        let tgz = e.finish().unwrap();
+        let outer = tar_of(&[("pkg/data/d.tar.gz", &tgz)]);
+        let capped = Limits {
+            max_total_bytes: 8 << 20,
+            ..Limits::default()
+        };
+        assert!(matches!(
+            read_archive(&outer, ArchiveFormat::Tar, &capped),
+            Err(ArchiveError::Limit {
+                key: "max-total-bytes",
+                ..
+            })
+        ));
+        let p = read_archive(&outer, ArchiveFormat::Tar, &Limits::default()).unwrap();
+        assert_eq!(paths(&p), ["pkg/data/d.tar.gz/big.bin"]);
         // A text in an inner archive is read whole, under the same caps.
         let text = zip_of(&[("big.py", &vec![b'a'; 2 << 20])]);
         let small = Limits {
