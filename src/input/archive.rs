@@ -123,7 +123,7 @@ fn sniff_file(path: &Path) -> Option<ArchiveFormat> {
         ArchiveFormat::TarGz => {
             let mut out = Vec::with_capacity(512);
             // The head is a cut stream: what inflated before the cut is kept.
-            let _ = flate2::read::GzDecoder::new(&head[..])
+            let _ = flate2::read::MultiGzDecoder::new(&head[..])
                 .take(512)
                 .read_to_end(&mut out);
             is_tar_header(&out).then_some(ArchiveFormat::TarGz)
@@ -677,8 +677,12 @@ fn emit(
     let result = match format {
         ArchiveFormat::Zip => read_zip(&data, budget, c, at),
         ArchiveFormat::Tar => read_tar(&data[..], budget, c, at),
-        ArchiveFormat::TarGz => read_stream(flate2::read::GzDecoder::new(&data[..]), budget, c, at),
-        ArchiveFormat::TarBz2 => read_stream(bzip2::read::BzDecoder::new(&data[..]), budget, c, at),
+        ArchiveFormat::TarGz => {
+            read_stream(flate2::read::MultiGzDecoder::new(&data[..]), budget, c, at)
+        }
+        ArchiveFormat::TarBz2 => {
+            read_stream(bzip2::read::MultiBzDecoder::new(&data[..]), budget, c, at)
+        }
     };
     result.map_err(|e| match e {
         ArchiveError::Corrupt(why) => {
@@ -757,9 +761,12 @@ pub fn read_archive_with(
     let mut budget = Budget::new(limits, bytes.len() as u64);
     let mut c = Collector::new(sink);
     let (b, at) = (&mut budget, Within::TOP);
+    // Every member of a multi-member gzip (or bzip2) stream, as gzip(1) and
+    // Python's tarfile read it: reading only the first let a payload in a
+    // second member, appended with `cat`, pass unread.
     match format {
-        ArchiveFormat::TarGz => read_tar(flate2::read::GzDecoder::new(bytes), b, &mut c, at)?,
-        ArchiveFormat::TarBz2 => read_tar(bzip2::read::BzDecoder::new(bytes), b, &mut c, at)?,
+        ArchiveFormat::TarGz => read_tar(flate2::read::MultiGzDecoder::new(bytes), b, &mut c, at)?,
+        ArchiveFormat::TarBz2 => read_tar(bzip2::read::MultiBzDecoder::new(bytes), b, &mut c, at)?,
         ArchiveFormat::Tar => read_tar(bytes, b, &mut c, at)?,
         ArchiveFormat::Zip => read_zip(bytes, b, &mut c, at)?,
     }
@@ -1238,6 +1245,43 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    #[test]
+    fn every_member_of_a_multi_member_stream_is_read() {
+        // `cat a.gz b.gz`: gzip(1) and Python's tarfile read both members,
+        // so a payload in the second must not go unread (it was: the first
+        // member alone was judged, and allowed).
+        let whole = tar_of(&[
+            ("pkg/README.md", b"hello\n"),
+            ("pkg/setup.py", b"payload\n"),
+        ]);
+        let (a, b) = whole.split_at(1024); // one header and one data block
+        let mut two_gz = gz(a);
+        two_gz.extend(gz(b));
+        let p = read_archive(&two_gz, ArchiveFormat::TarGz, &Limits::default()).unwrap();
+        assert_eq!(paths(&p), ["pkg/README.md", "pkg/setup.py"]);
+        let bz = |d: &[u8]| {
+            let mut out = Vec::new();
+            bzip2::read::BzEncoder::new(d, bzip2::Compression::fast())
+                .read_to_end(&mut out)
+                .unwrap();
+            out
+        };
+        let mut two_bz = bz(a);
+        two_bz.extend(bz(b));
+        let p = read_archive(&two_bz, ArchiveFormat::TarBz2, &Limits::default()).unwrap();
+        assert_eq!(paths(&p), ["pkg/README.md", "pkg/setup.py"]);
+        // The same inside a package.
+        let outer = tar_of(&[("pkg/vendor/v.tar.gz", &two_gz)]);
+        let p = read_archive(&outer, ArchiveFormat::Tar, &Limits::default()).unwrap();
+        assert_eq!(
+            paths(&p),
+            [
+                "pkg/vendor/v.tar.gz/pkg/README.md",
+                "pkg/vendor/v.tar.gz/pkg/setup.py"
+            ]
+        );
     }
 
     #[test]
