@@ -199,6 +199,11 @@ pub struct Member {
 pub struct Package {
     pub members: Vec<Member>,
     pub notes: Vec<String>,
+    /// Links inside the package (never followed) as (link, the path it
+    /// leads to), both as archive paths: unpacking makes the link a second
+    /// name for that file, which rendering must know (see
+    /// `render::linked_note`).
+    pub links: Vec<(String, String)>,
 }
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -452,6 +457,28 @@ pub fn check_member_path(raw: &[u8]) -> Result<String, ArchiveError> {
     Ok(parts.join("/"))
 }
 
+/// The path a link at `link_path` leads to, from the archive's root: its
+/// target read from the link's folder (pass "" for a hard link, whose target
+/// is already from the root). `None` when it leaves the root.
+fn resolve_link(link_path: &str, target: &str) -> Option<String> {
+    let mut parts: Vec<&str> = link_path.split('/').collect();
+    parts.pop(); // the link's own name
+    let target = target.replace('\\', "/");
+    if target.starts_with('/') {
+        return None;
+    }
+    for part in target.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            p => parts.push(p),
+        }
+    }
+    Some(parts.join("/"))
+}
+
 /// Whether a link target, relative to the link's folder, leaves the root.
 fn link_escapes(link_path: &str, target: &str) -> bool {
     let target = target.replace('\\', "/");
@@ -604,8 +631,11 @@ impl<'a> Collector<'a> {
             ));
         }
         // Inside an inner archive, an escaping link is noted like any other
-        // (see `member_path`): nothing is followed either way.
-        if at.depth == 0 && link_escapes(path, target) {
+        // (see `member_path`): nothing is followed either way. A hard
+        // link's target is a path from the archive's root, a symlink's one
+        // from the link's folder.
+        let from = if hard { "" } else { path };
+        if at.depth == 0 && link_escapes(from, target) {
             return Err(ArchiveError::Escape {
                 member: full,
                 why: format!(
@@ -618,6 +648,9 @@ impl<'a> Collector<'a> {
             "{} {full} -> {target} not followed",
             if hard { "hard link" } else { "symlink" }
         ));
+        if let Some(to) = resolve_link(from, target) {
+            self.package.links.push((full.clone(), at.full(&to)));
+        }
         self.links.insert(full);
         Ok(())
     }
@@ -1078,6 +1111,63 @@ mod tests {
                 String::from_utf8_lossy(bad)
             );
         }
+    }
+
+    #[test]
+    fn links_resolve_from_their_folder_or_for_hard_links_from_the_root() {
+        assert_eq!(
+            resolve_link("pkg/a/link", "../b/c").as_deref(),
+            Some("pkg/b/c")
+        );
+        assert_eq!(resolve_link("pkg/link", "./x").as_deref(), Some("pkg/x"));
+        assert_eq!(resolve_link("", "pkg/c").as_deref(), Some("pkg/c"));
+        assert_eq!(resolve_link("pkg/link", "../../etc"), None);
+        assert_eq!(resolve_link("pkg/link", "/etc"), None);
+        // A hard link's target is from the root: `../..` from pkg/a/ stays
+        // inside as a symlink, and leaves the archive as a hard link.
+        let mut b = tar::Builder::new(Vec::new());
+        let mut h = tar::Header::new_gnu();
+        h.set_entry_type(tar::EntryType::Link);
+        h.set_size(0);
+        h.set_path("pkg/a/b").unwrap();
+        h.set_link_name("../../etc/passwd").unwrap_or(());
+        h.as_gnu_mut().unwrap().linkname[..16].copy_from_slice(b"../../etc/passwd");
+        h.set_cksum();
+        b.append(&h, &b""[..]).unwrap();
+        let tar = b.into_inner().unwrap();
+        match read_archive(&tar, ArchiveFormat::Tar, &Limits::default()) {
+            Err(ArchiveError::Escape { member, why }) => {
+                assert_eq!(member, "pkg/a/b");
+                assert!(why.contains("hard link"), "{why}");
+            }
+            other => panic!("expected the hard link to escape, got {other:?}"),
+        }
+        // Links that stay inside are noted and listed with where they lead.
+        let mut b = tar::Builder::new(Vec::new());
+        for (kind, path, to) in [
+            (tar::EntryType::Symlink, "pkg/lib/run.js", "../README.md"),
+            (tar::EntryType::Link, "pkg/setup.py", "pkg/docs/x.txt"),
+        ] {
+            let mut h = tar::Header::new_gnu();
+            h.set_entry_type(kind);
+            h.set_size(0);
+            h.set_path(path).unwrap();
+            h.set_link_name(to).unwrap();
+            h.set_cksum();
+            b.append(&h, &b""[..]).unwrap();
+        }
+        let p = read_archive(
+            &b.into_inner().unwrap(),
+            ArchiveFormat::Tar,
+            &Limits::default(),
+        );
+        assert_eq!(
+            p.unwrap().links,
+            [
+                ("pkg/lib/run.js".to_string(), "pkg/README.md".to_string()),
+                ("pkg/setup.py".to_string(), "pkg/docs/x.txt".to_string()),
+            ]
+        );
     }
 
     #[test]

@@ -73,7 +73,8 @@ pub struct Input {
     pub unjudgeable: Option<String>,
     /// Set when a package holds code that runs and that no reader of its
     /// text can judge: compiled Python (`.pyc`, `.pyo`), which runs in place
-    /// of its source, or with none. A policy whose harm is code
+    /// of its source, or with none; or a link that gives a document or data
+    /// file a code file's name, where it runs though it was read as data. A policy whose harm is code
     /// (`harmful-needs-code`) cannot clear such an input, by the pre-check or
     /// by detectors (who read the same text): it blocks as inconclusive
     /// unless the text alone is harmful, and an allowlist entry is the way

@@ -234,6 +234,38 @@ fn is_opaque(path: &str) -> bool {
     is_compiled(path) && !is_inert(path)
 }
 
+/// Links that give documentation or data a code file's name: unpacking
+/// makes the link a second name for the file, and under a name such as
+/// `setup.py` or a module's it runs, yet the pre-check read it as
+/// documentation or data and the veto, which reads code only, not at all.
+fn linked_note(links: &[(String, String)]) -> Option<String> {
+    const SHOWN: usize = 5;
+    let bad: Vec<String> = links
+        .iter()
+        .filter(|(link, to)| !is_inert(link) && is_inert(to))
+        .map(|(link, to)| format!("{link} -> {to}"))
+        .collect();
+    if bad.is_empty() {
+        return None;
+    }
+    let mut names = bad[..bad.len().min(SHOWN)].join(", ");
+    if bad.len() > SHOWN {
+        names.push_str(&format!(" and {} more", bad.len() - SHOWN));
+    }
+    Some(format!(
+        "links give {} documentation or data file(s) the name of a code file, where they run, but they were read as documentation or data ({names}); review them and allowlist the artifact by sha256",
+        bad.len()
+    ))
+}
+
+/// Both reasons an input's code is opaque, when it has any.
+fn opaque(compiled: Option<String>, linked: Option<String>) -> Option<String> {
+    match (compiled, linked) {
+        (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+        (a, b) => a.or(b),
+    }
+}
+
 /// The note that makes an input's compiled code opaque (see
 /// [`Input::opaque_code`](super::Input::opaque_code)), naming the first few files.
 fn compiled_note<'a>(paths: impl Iterator<Item = &'a str>) -> Option<String> {
@@ -760,8 +792,8 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
     };
     let kind = InputKind::Package;
     let fail = |error: String, notes| package_input(&source, kind, &sha, bytes, notes, Err(error));
-    let notes = match package {
-        Ok(p) => p.notes,
+    let (notes, links) = match package {
+        Ok(p) => (p.notes, p.links),
         Err(e) => return fail(format!("{source}: {e}"), Vec::new()),
     };
     let Ok(mut files) = bodies.into_inner() else {
@@ -771,7 +803,8 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
         );
     };
     normalise_paths(&mut files, |f| &mut f.0, RenderMode::Scan);
-    let opaque = compiled_note(files.iter().map(|f| f.0.as_str()).filter(|p| is_opaque(p)));
+    let opaque_compiled =
+        compiled_note(files.iter().map(|f| f.0.as_str()).filter(|p| is_opaque(p)));
     if files.is_empty() {
         return fail(
             format!("{source}: the package holds no regular files"),
@@ -788,7 +821,7 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
         body.push_to(&sections[sections.len() - 1].1, &mut text);
     }
     let mut input = package_input(&source, kind, &sha, bytes, notes, Ok((text, sections)));
-    input.opaque_code = opaque;
+    input.opaque_code = opaque(opaque_compiled, linked_note(&links));
     if !holds_content(&input.text) {
         input.unjudgeable = Some(format!(
             "the package holds no readable text: its {n_files} file(s) are all binary or empty, so the pre-check and the detectors would judge file names alone; review its files by hand, or allowlist the artifact by sha256"
@@ -909,7 +942,7 @@ impl Unchanged {
         has_base: bool,
         mode: RenderMode,
     ) -> (Option<Package>, Option<Package>, Option<String>) {
-        let notes = new.notes;
+        let (notes, links) = (new.notes, new.links);
         if !self.root_holds && !self.same.is_empty() {
             // The guess was wrong: nothing is stripped, so nothing was
             // known to be unchanged. Back as read, in archive order.
@@ -926,16 +959,18 @@ impl Unchanged {
             .iter()
             .filter(|(_, o)| !is_dropped(&o.path, mode))
             .count();
+        let linked = linked_note(&links);
         let new = normalise(
             Package {
                 members: self.kept,
                 notes,
+                links,
             },
             mode,
         );
         // Compiled files the change adds or alters; one the accepted base
         // already held unchanged was accepted with it.
-        let opaque = compiled_note(
+        let compiled = compiled_note(
             new.members
                 .iter()
                 .filter(|m| {
@@ -946,9 +981,9 @@ impl Unchanged {
         let holds_files = !new.members.is_empty() || unchanged > 0;
         let old = has_base.then(|| Package {
             members: old.into_values().collect(),
-            notes: Vec::new(),
+            ..Package::default()
         });
-        (holds_files.then_some(new), old, opaque)
+        (holds_files.then_some(new), old, opaque(compiled, linked))
     }
 }
 
@@ -1121,6 +1156,7 @@ mod tests {
                 m("big.txt", &"y".repeat(3000)),
             ],
             notes: vec![],
+            links: Vec::new(),
         };
         let r = render(None, new, RenderMode::Scan);
         assert!(
@@ -1134,10 +1170,12 @@ mod tests {
         let old = Package {
             members: vec![m("setup.py", "a\nb\n"), m("gone.py", "x\n")],
             notes: vec![],
+            links: Vec::new(),
         };
         let new = Package {
             members: vec![m("setup.py", "a\nc\n")],
             notes: vec![],
+            links: Vec::new(),
         };
         let r = render(Some(old), new, RenderMode::Scan);
         assert_eq!(r.text, "--- a/setup.py\n+++ b/setup.py\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n--- a/gone.py\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-x\n");
@@ -1151,6 +1189,7 @@ mod tests {
         let p = Package {
             members,
             notes: vec![],
+            links: Vec::new(),
         };
         let corpus = render(None, p.clone(), RenderMode::Corpus).text;
         assert!(corpus.contains("\\ [truncated: file diff exceeds 16 KB]\n"));
@@ -1218,6 +1257,7 @@ mod tests {
                 m("pkg-1.0/.DS_Store", "z"),
             ],
             notes: vec![],
+            links: Vec::new(),
         };
         let n = normalise(p, RenderMode::Scan);
         let paths: Vec<&str> = n.members.iter().map(|m| m.path.as_str()).collect();
@@ -1235,6 +1275,7 @@ mod tests {
                 },
             ],
             notes: vec![],
+            links: Vec::new(),
         };
         let kept = |mode| normalise(with(b"\0a"), mode).members.len();
         assert_eq!((kept(RenderMode::Scan), kept(RenderMode::Corpus)), (2, 1));

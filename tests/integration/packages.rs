@@ -1012,6 +1012,44 @@ fn compiled_python_cannot_be_cleared() {
     assert!(!corpus.contains("helper.pyc"), "{corpus}");
 }
 
+/// A link gives a file a second name when the package is unpacked, and
+/// under a code file's name a document runs as code: but the pre-check read
+/// it as documentation, and the veto (code only) not at all. is-number with
+/// `lib/run.js` linked to its README is inconclusive, naming the link; a
+/// link between two documents changes nothing.
+#[test]
+fn a_link_that_makes_a_document_run_as_code_cannot_be_cleared() {
+    let c = Canary::new();
+    let members = tgz_members("packages/benign/is-number-7.0.0.tgz");
+    let files: Vec<(&str, &[u8])> = members
+        .iter()
+        .map(|(p, d)| (p.as_str(), d.as_slice()))
+        .collect();
+    let scan = |name: &str, link: &str| {
+        let p = c.dir.path().join(name);
+        std::fs::write(&p, tar_gz_with_link(link, "../README.md", &files)).unwrap();
+        scan_path_json(&c, &p)
+    };
+    let (o, r) = scan("docs.tgz", "package/docs/index.md");
+    assert_eq!(
+        (code(&o), r["reason"].as_str()),
+        (0, Some("precheck-harmless")),
+        "{r:#}"
+    );
+    let (o, r) = scan("code.tgz", "package/lib/run.js");
+    assert_eq!(
+        (code(&o), r["reason"].as_str()),
+        (2, Some("inconclusive")),
+        "{r:#}"
+    );
+    let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+    assert!(
+        note.contains("package/lib/run.js -> package/README.md")
+            && note.contains("read as documentation"),
+        "{note}"
+    );
+}
+
 /// A payload hidden in a package the pre-check clears is not allowed with
 /// it. is-number has no capability line, so the capability veto has nothing
 /// to object to and the shipped thresholds allow it; is-number with
