@@ -1068,6 +1068,9 @@ pub fn read_dir(root: &Path, limits: &Limits) -> Result<Package, ArchiveError> {
                 c.package
                     .notes
                     .push(format!("symlink {rel} -> {target} not followed"));
+                if let Some(to) = resolve_link(&rel, &target) {
+                    c.package.links.push((rel, to));
+                }
             } else if ft.is_dir() {
                 stack.push(p);
             } else if ft.is_file() {
@@ -1596,6 +1599,10 @@ mod tests {
         std::os::unix::fs::symlink("real.py", pkg.join("lib/alias.py")).unwrap();
         let p = read_dir(&pkg, &Limits::default()).unwrap();
         assert_eq!(paths(&p), ["lib/real.py"]);
+        assert_eq!(
+            p.links,
+            [("lib/alias.py".to_string(), "lib/real.py".to_string())]
+        );
         assert!(
             p.notes.iter().any(|n| n.contains("lib/alias.py")),
             "{:?}",
