@@ -913,15 +913,27 @@ fn read_tar<R: Read>(
             c.link(&path, at, &target, kind.is_hard_link())?;
             continue;
         }
-        if !(kind.is_file()
-            || kind == tar::EntryType::Continuous
-            || kind == tar::EntryType::GNUSparse)
-        {
+        // Devices and pipes hold no content. Every other entry is a file:
+        // regular, contiguous and sparse ones, and types tar readers do not
+        // know, which Python's tarfile (and so pip) unpacks as regular files
+        // with their data; skipping them let a `setup.py` of an unknown type
+        // run unread.
+        if kind.is_character_special() || kind.is_block_special() || kind.is_fifo() {
             c.package.notes.push(format!(
                 "{}: not a regular file ({kind:?}), skipped",
                 at.full(&path)
             ));
             continue;
+        }
+        if !(kind.is_file()
+            || kind == tar::EntryType::Continuous
+            || kind == tar::EntryType::GNUSparse)
+        {
+            c.package.notes.push(format!(
+                "{}: tar entry type {:?} is not one tar readers know; read as a regular file, as Python's tarfile unpacks it",
+                at.full(&path),
+                char::from(kind.as_byte())
+            ));
         }
         if path.is_empty() {
             continue;
@@ -1374,6 +1386,39 @@ mod tests {
                 "pkg/vendor/v.tar.gz/pkg/README.md",
                 "pkg/vendor/v.tar.gz/pkg/setup.py"
             ]
+        );
+    }
+
+    #[test]
+    fn an_entry_of_unknown_type_is_read_as_the_file_python_unpacks() {
+        let mut b = tar::Builder::new(Vec::new());
+        for (kind, path, data) in [
+            (
+                tar::EntryType::new(b'Z'),
+                "pkg/setup.py",
+                &b"import os\n"[..],
+            ),
+            (tar::EntryType::Fifo, "pkg/pipe", &b""[..]),
+        ] {
+            let mut h = tar::Header::new_gnu();
+            h.set_entry_type(kind);
+            h.set_size(data.len() as u64);
+            h.set_path(path).unwrap();
+            h.set_cksum();
+            b.append(&h, data).unwrap();
+        }
+        let p = read_archive(
+            &b.into_inner().unwrap(),
+            ArchiveFormat::Tar,
+            &Limits::default(),
+        );
+        let p = p.unwrap();
+        assert_eq!(paths(&p), ["pkg/setup.py"]);
+        assert_eq!(member(&p, "pkg/setup.py"), b"import os\n");
+        let notes = p.notes.join("\n");
+        assert!(
+            notes.contains("type 'Z'") && notes.contains("pkg/pipe: not a regular file"),
+            "{notes}"
         );
     }
 
