@@ -212,6 +212,8 @@ pub enum ArchiveError {
     Escape { member: String, why: String },
     #[error("archive member {member:?} is written through the link {link:?}; an archive that writes through a link is an attack on whoever unpacks it")]
     ThroughLink { member: String, link: String },
+    #[error("archive member {member:?}: {why}; an archive that shows different readers different files is refused")]
+    Ambiguous { member: String, why: String },
     #[error("{member:?} is a symbolic link to {target:?}, outside the package folder: what it reaches was never read, and a build or install from this folder would read it; scan the target on its own, or put the file itself in the folder")]
     LinkOutside { member: String, target: String },
     #[error(
@@ -815,6 +817,35 @@ pub fn read_archive_with(
 /// took 3.7 GB of memory. Real archives need a few KB.
 const TAR_METADATA_MAX: u64 = 1 << 20;
 
+/// Pax keywords a global header must not set: they change which file a
+/// member is, where it leads, or where its data ends.
+const GLOBAL_PAX_REFUSED: &[&str] = &["path", "linkpath", "size"];
+
+/// The keywords of pax records (`LEN KEY=VALUE\n` each); a record that does
+/// not parse ends the list.
+fn pax_keys(records: &[u8]) -> Vec<String> {
+    let mut keys = Vec::new();
+    let mut rest = records;
+    while !rest.is_empty() {
+        let Some(space) = rest.iter().position(|&b| b == b' ') else {
+            break;
+        };
+        let Some(len) = std::str::from_utf8(&rest[..space])
+            .ok()
+            .and_then(|l| l.parse::<usize>().ok())
+            .filter(|&l| l > space && l <= rest.len())
+        else {
+            break;
+        };
+        let record = &rest[space + 1..len];
+        if let Some(eq) = record.iter().position(|&b| b == b'=') {
+            keys.push(String::from_utf8_lossy(&record[..eq]).into_owned());
+        }
+        rest = &rest[len..];
+    }
+    keys
+}
+
 /// The decompressed tar stream, metered: reading stops at `cap` bytes in
 /// all. Member data is bounded by the budget; the cap bounds what the tar
 /// reader reads on its own between members (see [`TAR_METADATA_MAX`]).
@@ -882,11 +913,32 @@ fn read_tar<R: Read>(
         let name = at.full(&String::from_utf8_lossy(&raw_path));
         budget.add_member(&name)?;
         let kind = entry.header().entry_type();
-        if kind.is_pax_global_extensions()
-            || kind.is_pax_local_extensions()
-            || kind.is_gnu_longname()
-            || kind.is_gnu_longlink()
-        {
+        if kind.is_pax_global_extensions() {
+            // Python's tarfile applies a global header's records to every
+            // member after it; the tar crate (like most readers) ignores
+            // them. One that renames members or moves their data would show
+            // this scan other files than pip unpacks (`path=pkg/setup.py`
+            // makes every later member setup.py, the last one winning).
+            // `git archive` writes one with a `comment`, which is harmless.
+            let mut records = Vec::new();
+            entry
+                .read_to_end(&mut records)
+                .map_err(|e| corrupt(e, &after))?;
+            if let Some(key) = pax_keys(&records).into_iter().find(|k| {
+                GLOBAL_PAX_REFUSED
+                    .iter()
+                    .any(|r| k == r || k.starts_with("GNU.sparse"))
+            }) {
+                return Err(ArchiveError::Ambiguous {
+                    member: name,
+                    why: format!(
+                        "a pax global header sets `{key}` for every member after it, which Python's tarfile applies and most other readers ignore"
+                    ),
+                });
+            }
+            continue;
+        }
+        if kind.is_pax_local_extensions() || kind.is_gnu_longname() || kind.is_gnu_longlink() {
             continue;
         }
         let path = member_path(&raw_path, at, c)?;
@@ -1420,6 +1472,39 @@ mod tests {
             notes.contains("type 'Z'") && notes.contains("pkg/pipe: not a regular file"),
             "{notes}"
         );
+    }
+
+    #[test]
+    fn a_pax_global_header_that_renames_members_is_refused() {
+        let global = |records: &[u8]| {
+            let mut b = tar::Builder::new(Vec::new());
+            let mut h = tar::Header::new_ustar();
+            h.set_entry_type(tar::EntryType::XGlobalHeader);
+            h.set_size(records.len() as u64);
+            h.set_path("pax_global_header").unwrap();
+            h.set_cksum();
+            b.append(&h, records).unwrap();
+            let mut h = tar::Header::new_ustar();
+            h.set_size(2);
+            h.set_path("pkg/docs/notes.txt").unwrap();
+            h.set_cksum();
+            b.append(&h, &b"x\n"[..]).unwrap();
+            read_archive(
+                &b.into_inner().unwrap(),
+                ArchiveFormat::Tar,
+                &Limits::default(),
+            )
+        };
+        // What `git archive` writes: read as usual.
+        let git = global(b"52 comment=0123456789abcdef0123456789abcdef01234567\n");
+        assert_eq!(paths(&git.unwrap()), ["pkg/docs/notes.txt"]);
+        // Python would unpack notes.txt as setup.py.
+        match global(b"21 path=pkg/setup.py\n") {
+            Err(ArchiveError::Ambiguous { why, .. }) => assert!(why.contains("`path`"), "{why}"),
+            other => panic!("expected the global path to be refused, got {other:?}"),
+        }
+        assert_eq!(pax_keys(b"11 size=12\n8 a=bcd\n"), ["size", "a"]);
+        assert!(pax_keys(b"99 path=x\n").is_empty());
     }
 
     #[test]
