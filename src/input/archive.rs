@@ -817,6 +817,48 @@ pub fn read_archive_with(
 /// took 3.7 GB of memory. Real archives need a few KB.
 const TAR_METADATA_MAX: u64 = 1 << 20;
 
+/// Why a member's name, link or size reads differently in Python's tarfile
+/// than here, when it does. A pax record wins over a GNU long name that
+/// came before it in Python, and the tar crate always takes the long name;
+/// of two pax records with one keyword Python takes the last, the tar
+/// crate the first. Either way pip would unpack another file than the one
+/// judged.
+fn ambiguous_names<R: Read>(entry: &mut tar::Entry<'_, R>) -> Option<String> {
+    let pax: Vec<(Vec<u8>, Vec<u8>)> = match entry.pax_extensions() {
+        Ok(Some(records)) => records
+            .filter_map(Result::ok)
+            .map(|r| (r.key_bytes().to_vec(), r.value_bytes().to_vec()))
+            .collect(),
+        _ => return None,
+    };
+    let mut seen: Vec<&[u8]> = Vec::new();
+    for (key, value) in &pax {
+        let key = key.as_slice();
+        if !matches!(key, b"path" | b"linkpath" | b"size") {
+            continue;
+        }
+        let shown = String::from_utf8_lossy(key);
+        if seen.contains(&key) {
+            return Some(format!(
+                "its pax header sets `{shown}` twice, and tar readers differ on which one counts"
+            ));
+        }
+        seen.push(key);
+        let read = match key {
+            b"path" => Some(entry.path_bytes().into_owned()),
+            b"linkpath" => entry.link_name_bytes().map(|l| l.into_owned()),
+            _ => None,
+        };
+        if read.is_some_and(|r| r != *value) {
+            return Some(format!(
+                "its pax `{shown}` ({:?}) and its GNU long name differ, and tar readers differ on which one counts",
+                String::from_utf8_lossy(value)
+            ));
+        }
+    }
+    None
+}
+
 /// Pax keywords a global header must not set: they change which file a
 /// member is, where it leads, or where its data ends.
 const GLOBAL_PAX_REFUSED: &[&str] = &["path", "linkpath", "size"];
@@ -940,6 +982,9 @@ fn read_tar<R: Read>(
         }
         if kind.is_pax_local_extensions() || kind.is_gnu_longname() || kind.is_gnu_longlink() {
             continue;
+        }
+        if let Some(why) = ambiguous_names(&mut entry) {
+            return Err(ArchiveError::Ambiguous { member: name, why });
         }
         let path = member_path(&raw_path, at, c)?;
         if kind.is_dir() {
@@ -1505,6 +1550,53 @@ mod tests {
         }
         assert_eq!(pax_keys(b"11 size=12\n8 a=bcd\n"), ["size", "a"]);
         assert!(pax_keys(b"99 path=x\n").is_empty());
+    }
+
+    #[test]
+    fn names_that_tar_readers_resolve_differently_are_refused() {
+        // Raw blocks: a pax header, a GNU long name, then the member.
+        let block = |name: &str, kind: u8, data: &[u8]| {
+            let mut h = tar::Header::new_gnu();
+            h.set_entry_type(tar::EntryType::new(kind));
+            h.set_size(data.len() as u64);
+            h.as_old_mut().name[..name.len()].copy_from_slice(name.as_bytes());
+            h.set_cksum();
+            let mut out = h.as_bytes().to_vec();
+            out.extend(data);
+            out.resize(out.len().div_ceil(512) * 512, 0);
+            out
+        };
+        let member = block("pkg/docs/notes.txt", b'0', b"x\n");
+        let end = vec![0u8; 1024];
+        let pax_then_long = [
+            block("pax", b'x', b"21 path=pkg/setup.py\n"),
+            block("././@LongLink", b'L', b"pkg/docs/notes.txt\0"),
+            member.clone(),
+            end.clone(),
+        ]
+        .concat();
+        let twice = [
+            block(
+                "pax",
+                b'x',
+                b"27 path=pkg/docs/notes.txt\n21 path=pkg/setup.py\n",
+            ),
+            member.clone(),
+            end.clone(),
+        ]
+        .concat();
+        for (case, tar) in [("long name", pax_then_long), ("twice", twice)] {
+            match read_archive(&tar, ArchiveFormat::Tar, &Limits::default()) {
+                Err(ArchiveError::Ambiguous { why, .. }) => {
+                    assert!(why.contains("`path`"), "{why}")
+                }
+                other => panic!("{case}: expected an ambiguous name, got {other:?}"),
+            }
+        }
+        // One pax path, as tar writers emit for long names: read as usual.
+        let one = [block("pax", b'x', b"21 path=pkg/setup.py\n"), member, end].concat();
+        let p = read_archive(&one, ArchiveFormat::Tar, &Limits::default()).unwrap();
+        assert_eq!(paths(&p), ["pkg/setup.py"]);
     }
 
     #[test]
