@@ -1,5 +1,14 @@
 //! Package archive readers: npm `.tgz`, PyPI sdists (`.tar.gz`, `.zip`,
-//! `.tar.bz2`), wheels (`.whl`), plain `.tar`, and unpacked directories.
+//! `.tar.bz2`), wheels (`.whl`), eggs, plain `.tar`, and unpacked
+//! directories.
+//!
+//! This module must never read an archive differently from the installers
+//! that will unpack it: what is judged must be what pip or npm would write.
+//! Where Python's tarfile and the tar crate disagree, the reading follows
+//! Python (every member of a multi-member gzip stream, unknown entry types
+//! as regular files) or, where it cannot, the archive is refused
+//! ([`ArchiveError::Ambiguous`]: pax global headers that rename members, pax
+//! names set twice or against a GNU long name).
 //!
 //! Archives are read in memory, streaming through the decompressor, and never
 //! extracted to disk. Only regular files are collected; links and devices are
@@ -7,7 +16,9 @@
 //! path, a NUL byte) or is written through a link is an attack on whoever
 //! unpacks the archive, and the whole archive is refused naming that member.
 //! Every size cap (input, member, total, member count, compression ratio) is
-//! enforced while reading, so memory stays bounded on a decompression bomb.
+//! enforced while reading, so memory stays bounded on a decompression bomb;
+//! what the tar reader reads on its own between members (headers, long
+//! names, pax records) is metered too (`TAR_METADATA_MAX`).
 //!
 //! An archive inside the package (a vendored `.zip` that `sys.path` imports
 //! from, a `.tar.gz` that `setup.py` unpacks, a file that is a zip whatever

@@ -218,7 +218,7 @@ fn is_junk(path: &str) -> bool {
 /// Compiled Python: the corpus leaves it out as junk, but Python runs a
 /// `.pyc` with no source beside it, and a cached one in `__pycache__` in
 /// place of a source whose recorded size and time it matches. A scan keeps
-/// it (as a `Binary file` line) and says so ([`compiled_note`]).
+/// it (as a `Binary file` line) and says so (`compiled_note`).
 pub fn is_compiled(path: &str) -> bool {
     let lower = path.to_ascii_lowercase();
     lower.ends_with(".pyc")
