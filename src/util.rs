@@ -3,6 +3,20 @@
 
 use sha2::{Digest, Sha256};
 
+/// The first `shown` names joined by ", ", then "and N more" for the rest:
+/// how notes name what they are about without growing with the package.
+pub fn first_few<S: AsRef<str>>(names: &[S], shown: usize) -> String {
+    let mut out = names[..names.len().min(shown)]
+        .iter()
+        .map(AsRef::as_ref)
+        .collect::<Vec<_>>()
+        .join(", ");
+    if names.len() > shown {
+        out.push_str(&format!(" and {} more", names.len() - shown));
+    }
+    out
+}
+
 pub fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
 }
@@ -105,6 +119,13 @@ pub fn say(line: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn first_few_names_then_a_count() {
+        assert_eq!(first_few(&["a", "b"], 5), "a, b");
+        assert_eq!(first_few(&["a", "b", "c"], 2), "a, b and 1 more");
+        assert_eq!(first_few::<&str>(&[], 2), "");
+    }
 
     #[test]
     fn dates() {

@@ -676,10 +676,7 @@ impl<'a> Collector<'a> {
         if n == 0 {
             return;
         }
-        let mut names = self.nested[..n.min(SHOWN)].join(", ");
-        if n > SHOWN {
-            names.push_str(&format!(" and {} more", n - SHOWN));
-        }
+        let names = crate::util::first_few(&self.nested, SHOWN);
         self.package.notes.push(format!(
             "{n} archive(s) inside the package opened and read as folders under their own paths (limits.max-nesting = {}): {names}",
             limits.max_nesting

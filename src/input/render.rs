@@ -248,10 +248,7 @@ fn linked_note(links: &[(String, String)]) -> Option<String> {
     if bad.is_empty() {
         return None;
     }
-    let mut names = bad[..bad.len().min(SHOWN)].join(", ");
-    if bad.len() > SHOWN {
-        names.push_str(&format!(" and {} more", bad.len() - SHOWN));
-    }
+    let names = crate::util::first_few(&bad, SHOWN);
     Some(format!(
         "links give {} documentation or data file(s) the name of a code file, where they run, but they were read as documentation or data ({names}); review them and allowlist the artifact by sha256",
         bad.len()
@@ -274,10 +271,7 @@ fn compiled_note<'a>(paths: impl Iterator<Item = &'a str>) -> Option<String> {
     if paths.is_empty() {
         return None;
     }
-    let mut names = paths[..paths.len().min(SHOWN)].join(", ");
-    if paths.len() > SHOWN {
-        names.push_str(&format!(" and {} more", paths.len() - SHOWN));
-    }
+    let names = crate::util::first_few(&paths, SHOWN);
     Some(format!(
         "holds {} compiled Python file(s) that no reader of its text can judge ({names}): Python runs a .pyc with no source beside it, and a cached one in place of its source; review the bytecode and allowlist the artifact by sha256, or remove the files",
         paths.len()
