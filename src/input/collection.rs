@@ -142,7 +142,7 @@ fn walk(dir: &Path, depth: usize, c: &mut Collection) {
                     // A package all the same: passing it over as "not a
                     // package" would let a mirror's .tar.xz through unread.
                     c.skipped.push(unread(&super::unreadable_archive(what)));
-                } else if package_format(&path).is_some() {
+                } else if !is_known_text(&path) && package_format(&path).is_some() {
                     // An archive under a name that does not say so (a
                     // content-addressed cache): judged by its content.
                     c.packages.push(path);
@@ -157,6 +157,20 @@ fn walk(dir: &Path, depth: usize, c: &mut Collection) {
             Ok(_) => c.skipped.push(unread("not a regular file, folder or link")),
         }
     }
+}
+
+/// Names a mirror holds by the hundred thousand that are never packages
+/// (index pages, metadata, signatures, checksums): not opened to look for
+/// an archive inside, which an installer would not look for either. A file
+/// with any other name, or none (a content-addressed cache's), is.
+fn is_known_text(path: &Path) -> bool {
+    const TEXT: &[&str] = &[
+        "html", "htm", "json", "txt", "md", "rst", "xml", "css", "asc", "sig", "sha256", "sha512",
+        "md5", "metadata", "yml", "yaml", "toml", "cfg", "ini", "log", "lock",
+    ];
+    path.extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .is_some_and(|e| TEXT.contains(&e.as_str()))
 }
 
 impl Collection {
@@ -239,7 +253,10 @@ mod tests {
         tar.append(&h, &b"x"[..]).unwrap();
         let cache = d.join("cache/sha512/ab");
         std::fs::create_dir_all(&cache).unwrap();
-        std::fs::write(cache.join("cd01"), gz(&tar.into_inner().unwrap())).unwrap();
+        let tgz = gz(&tar.into_inner().unwrap());
+        std::fs::write(cache.join("cd01"), &tgz).unwrap();
+        // Under a name that is never a package's, it is not opened.
+        std::fs::write(cache.join("page.html"), &tgz).unwrap();
         std::fs::write(cache.join("cd02"), b"PK\x03\x04 a zip by its bytes").unwrap();
         std::fs::write(cache.join("index.json.gz"), gz(b"{\"a\": 1}")).unwrap();
         #[cfg(unix)]
@@ -291,6 +308,11 @@ mod tests {
                 "not".to_string(),
                 SkipKind::NotAPackage,
             ),
+            (
+                "cache/sha512/ab/page.html".to_string(),
+                "not".to_string(),
+                SkipKind::NotAPackage,
+            ),
         ];
         if cfg!(unix) {
             // A link may lead to a package outside the tree: never judged,
@@ -300,10 +322,10 @@ mod tests {
         }
         want.sort_by(|a, b| a.0.cmp(&b.0));
         assert_eq!(skipped, want);
-        assert_eq!(c.unread().count(), want.len() - 2);
+        assert_eq!(c.unread().count(), want.len() - 3);
         let line = c.skipped_line(d).unwrap();
         assert!(
-            line.contains("2 files not scanned: README.txt (not a package archive by name"),
+            line.contains("3 files not scanned: README.txt (not a package archive by name"),
             "{line}"
         );
         assert!(!line.contains("link"), "unread entries get reports: {line}");
