@@ -1012,6 +1012,76 @@ fn compiled_python_cannot_be_cleared() {
     assert!(!corpus.contains("helper.pyc"), "{corpus}");
 }
 
+/// Archives that pip (through Python's tarfile) unpacks differently from a
+/// naive reader, end to end. Each was allowed, or read as another file,
+/// before: a second gzip member holding setup.py, a setup.py of an unknown
+/// entry type, and a pax global header renaming a document to setup.py.
+#[test]
+fn archives_are_judged_as_pip_would_unpack_them() {
+    let c = Canary::new();
+    let setup = tgz_members("packages/malicious/requestz-2.31.0.tar.gz")
+        .into_iter()
+        .find(|(p, _)| p.ends_with("/setup.py"))
+        .unwrap()
+        .1;
+    let header = |path: &str, kind: u8, size: usize| {
+        let mut h = tar::Header::new_gnu();
+        h.set_entry_type(tar::EntryType::new(kind));
+        h.set_size(size as u64);
+        h.as_old_mut().name[..path.len()].copy_from_slice(path.as_bytes());
+        h.set_cksum();
+        h
+    };
+    let tar_of = |entries: &[(&str, u8, &[u8])]| {
+        let mut b = tar::Builder::new(Vec::new());
+        for (path, kind, data) in entries {
+            b.append(&header(path, *kind, data.len()), *data).unwrap();
+        }
+        b.into_inner().unwrap()
+    };
+    let gz = |data: &[u8]| {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
+    };
+    // README in the first gzip member, setup.py in the second.
+    let whole = tar_of(&[
+        ("pkg-1.0/README.md", b'0', b"# hi\n"),
+        ("pkg-1.0/setup.py", b'0', &setup),
+    ]);
+    let mut two = gz(&whole[..1024]);
+    two.extend(gz(&whole[1024..]));
+    let unknown = gz(&tar_of(&[
+        ("pkg-1.0/README.md", b'0', b"# hi\n"),
+        ("pkg-1.0/setup.py", b'Z', &setup),
+    ]));
+    let global = gz(&tar_of(&[
+        ("pax_global_header", b'g', b"25 path=pkg-1.0/setup.py\n"),
+        ("pkg-1.0/docs/notes.txt", b'0', &setup),
+    ]));
+    for (name, bytes, want) in [
+        ("two-members.tar.gz", two, (1, "precheck-harmful")),
+        ("unknown-type.tar.gz", unknown, (1, "precheck-harmful")),
+        ("pax-global.tar.gz", global, (2, "input-error")),
+    ] {
+        let p = c.dir.path().join(name);
+        std::fs::write(&p, bytes).unwrap();
+        let (o, r) = scan_path_json(&c, &p);
+        assert_eq!(
+            (code(&o), r["reason"].as_str().unwrap()),
+            want,
+            "{name}: {r:#}"
+        );
+        if want.0 == 1 {
+            let at = r["policies"][0]["precheck"]["location"].as_str().unwrap();
+            assert!(at.starts_with("setup.py:"), "{name}: {at}");
+        } else {
+            let why = r["error"].as_str().unwrap();
+            assert!(why.contains("pax global header sets `path`"), "{why}");
+        }
+    }
+}
+
 /// A link gives a file a second name when the package is unpacked, and
 /// under a code file's name a document runs as code: but the pre-check read
 /// it as documentation, and the veto (code only) not at all. is-number with
