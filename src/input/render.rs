@@ -10,6 +10,11 @@
 //! [`RenderMode::Scan`] renders every file in full and the pre-check slices
 //! the whole text. [`RenderMode::Corpus`] applies the caps, to reproduce the
 //! training text exactly (`canary render --corpus`).
+//!
+//! A scan must also never drop in silence what could run: the corpus drops
+//! compiled Python as junk, a scan keeps it as a `Binary file` line and
+//! marks the input opaque ([`Input::opaque_code`](super::Input::opaque_code)),
+//! as it does for a link that gives a document a code file's name.
 
 use rayon::prelude::*;
 use std::borrow::Cow;
