@@ -20,43 +20,16 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Every file under `dir`, sorted, as (path relative to the crate, bytes).
-fn tree(root: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            tree(root, &p, out);
-        } else if let Ok(bytes) = std::fs::read(&p) {
-            let rel = p.strip_prefix(root).unwrap_or(&p);
-            out.push((rel.to_string_lossy().replace('\\', "/"), bytes));
-        }
-    }
-}
+include!("src/source_hash.rs");
 
 fn source_hash(root: &Path) {
-    let mut files = Vec::new();
-    for d in ["src", "policies"] {
+    for d in ["src", "policies", "Cargo.lock"] {
         println!("cargo:rerun-if-changed={d}");
-        tree(root, &root.join(d), &mut files);
     }
-    println!("cargo:rerun-if-changed=Cargo.lock");
-    if let Ok(lock) = std::fs::read(root.join("Cargo.lock")) {
-        files.push(("Cargo.lock".into(), lock));
-    }
-    files.sort();
-    let mut h = Sha256::new();
-    for (path, bytes) in &files {
-        h.update(path.as_bytes());
-        h.update([0]);
-        h.update((bytes.len() as u64).to_le_bytes());
-        h.update(bytes);
-    }
+    let files = source_files(root);
     println!(
         "cargo:rustc-env=CANARY_SOURCE_SHA256={}",
-        hex(&h.finalize())
+        source_sha256(&files)
     );
 }
 

@@ -317,7 +317,7 @@ impl Coordinator {
         // What the detectors judge: the whole text, unless the cascade
         // cleared slices of it.
         let mut regions = None;
-        let (precheck, band) = match &gate.precheck {
+        let (mut precheck, band) = match &gate.precheck {
             Some(model) => {
                 let scores = model.slice_scores(&input.text);
                 let t = self
@@ -424,7 +424,6 @@ impl Coordinator {
             .opaque_code
             .as_ref()
             .filter(|_| gate.policy.harmful_needs_code && band != Some(Band::Harmful));
-        let (mut precheck, band) = (precheck, band);
         if let Some(why) = opaque {
             precheck.note = Some(match precheck.note.take() {
                 Some(n) => format!("{why}; {n}"),
@@ -639,37 +638,13 @@ mod tests {
     /// change to rendering or the gate. Recomputed here as build.rs does.
     #[test]
     fn the_cache_fingerprint_covers_the_source_it_was_built_from() {
-        use sha2::{Digest, Sha256};
-        fn tree(root: &std::path::Path, dir: &std::path::Path, out: &mut Vec<(String, Vec<u8>)>) {
-            for e in std::fs::read_dir(dir).unwrap().flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    tree(root, &p, out);
-                } else {
-                    let rel = p.strip_prefix(root).unwrap().to_string_lossy();
-                    out.push((rel.replace('\\', "/"), std::fs::read(&p).unwrap()));
-                }
-            }
-        }
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut files = Vec::new();
-        tree(root, &root.join("src"), &mut files);
-        tree(root, &root.join("policies"), &mut files);
-        files.push((
-            "Cargo.lock".into(),
-            std::fs::read(root.join("Cargo.lock")).unwrap(),
-        ));
-        files.sort();
-        let mut h = Sha256::new();
-        for (path, bytes) in &files {
-            h.update(path.as_bytes());
-            h.update([0]);
-            h.update((bytes.len() as u64).to_le_bytes());
-            h.update(bytes);
-        }
-        let hex: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
+        let files = crate::source_hash::source_files(root);
         assert!(files.iter().any(|(p, _)| p == "src/coordinator.rs"));
-        assert_eq!(env!("CANARY_SOURCE_SHA256"), hex);
+        assert_eq!(
+            env!("CANARY_SOURCE_SHA256"),
+            crate::source_hash::source_sha256(&files)
+        );
     }
 
     /// Every combination of three detector votes, with quorum 2, when the

@@ -382,9 +382,15 @@ impl Budget {
 /// Largest buffer reserved on an archive's word before any byte is read.
 const MAX_SIZE_HINT: u64 = 16 << 20;
 
-/// The bytes that decide whether a member is binary (a NUL among them), as
-/// the renderer decides it.
+/// The bytes that decide whether a member is binary (a NUL among them).
 pub const BINARY_PROBE: usize = 8192;
+
+/// Whether a member is binary: a NUL among its first [`BINARY_PROBE`]
+/// bytes (the corpus rule). Rendering and the inner-archive reader decide it
+/// here, so a binary read only to its probe is the binary the renderer shows.
+pub fn is_binary(data: &[u8]) -> bool {
+    data[..data.len().min(BINARY_PROBE)].contains(&0)
+}
 
 impl Budget {
     /// A member of an inner archive. It is read whole only when it is text
@@ -414,7 +420,7 @@ impl Budget {
             .read_to_end(&mut head)
             .map_err(|e| ArchiveError::Corrupt(format!("reading member {name:?}: {e}")))?;
         if head.len() < BINARY_PROBE
-            || !head.contains(&0)
+            || !is_binary(&head)
             || ArchiveFormat::sniff_member(&head).is_some()
         {
             return self.read_member_capped(
@@ -472,7 +478,8 @@ pub fn check_member_path(raw: &[u8]) -> Result<String, ArchiveError> {
 
 /// The path a link at `link_path` leads to, from the archive's root: its
 /// target read from the link's folder (pass "" for a hard link, whose target
-/// is already from the root). `None` when it leaves the root.
+/// is already from the root). `None` when it leaves the root: the one
+/// escape check for links, in archives and unpacked folders alike.
 fn resolve_link(link_path: &str, target: &str) -> Option<String> {
     let mut parts: Vec<&str> = link_path.split('/').collect();
     parts.pop(); // the link's own name
@@ -490,28 +497,6 @@ fn resolve_link(link_path: &str, target: &str) -> Option<String> {
         }
     }
     Some(parts.join("/"))
-}
-
-/// Whether a link target, relative to the link's folder, leaves the root.
-fn link_escapes(link_path: &str, target: &str) -> bool {
-    let target = target.replace('\\', "/");
-    if target.starts_with('/') {
-        return true;
-    }
-    let mut depth: i64 = link_path.matches('/').count() as i64;
-    for part in target.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                depth -= 1;
-                if depth < 0 {
-                    return true;
-                }
-            }
-            _ => depth += 1,
-        }
-    }
-    false
 }
 
 /// Where each regular file goes as soon as it is read and checked.
@@ -577,6 +562,30 @@ impl<'a> Collector<'a> {
         None
     }
 
+    /// Checks that `path` is not written through a link: in the package
+    /// itself that blocks; inside an inner archive it is noted (see
+    /// [`Collector::claim`]), the note's words around it being `what` and
+    /// `then`.
+    fn not_through_link(
+        &mut self,
+        path: &str,
+        depth: u32,
+        (what, then): (&str, &str),
+    ) -> Result<(), ArchiveError> {
+        if let Some(link) = self.through_link(path) {
+            if depth == 0 {
+                return Err(ArchiveError::ThroughLink {
+                    member: path.to_string(),
+                    link,
+                });
+            }
+            self.package.notes.push(format!(
+                "{path}: {what}written through the link {link} inside an archive in the package{then}"
+            ));
+        }
+        Ok(())
+    }
+
     /// Checks that a file's path is written through no link and only once,
     /// and returns the path it is read under. `depth`: how many archives
     /// deep the file sits. In the package itself either fault blocks: it
@@ -586,14 +595,7 @@ impl<'a> Collector<'a> {
     /// packages ship such archives as fixtures for their own unpacking code
     /// (distlib's `tests/evil.tar.gz`).
     fn claim(&mut self, path: String, depth: u32) -> Result<String, ArchiveError> {
-        if let Some(link) = self.through_link(&path) {
-            if depth == 0 {
-                return Err(ArchiveError::ThroughLink { member: path, link });
-            }
-            self.package.notes.push(format!(
-                "{path}: written through the link {link} inside an archive in the package; read as it is"
-            ));
-        }
+        self.not_through_link(&path, depth, ("", "; read as it is"))?;
         if self.seen.insert(path.clone()) {
             return Ok(path);
         }
@@ -635,20 +637,14 @@ impl<'a> Collector<'a> {
         hard: bool,
     ) -> Result<(), ArchiveError> {
         let full = at.full(path);
-        if let Some(link) = self.through_link(&full) {
-            if at.depth == 0 {
-                return Err(ArchiveError::ThroughLink { member: full, link });
-            }
-            self.package.notes.push(format!(
-                "{full}: a link written through the link {link} inside an archive in the package"
-            ));
-        }
+        self.not_through_link(&full, at.depth, ("a link ", ""))?;
         // Inside an inner archive, an escaping link is noted like any other
         // (see `member_path`): nothing is followed either way. A hard
         // link's target is a path from the archive's root, a symlink's one
         // from the link's folder.
         let from = if hard { "" } else { path };
-        if at.depth == 0 && link_escapes(from, target) {
+        let to = resolve_link(from, target);
+        if at.depth == 0 && to.is_none() {
             return Err(ArchiveError::Escape {
                 member: full,
                 why: format!(
@@ -661,7 +657,7 @@ impl<'a> Collector<'a> {
             "{} {full} -> {target} not followed",
             if hard { "hard link" } else { "symlink" }
         ));
-        if let Some(to) = resolve_link(from, target) {
+        if let Some(to) = to {
             self.package.links.push((full.clone(), at.full(&to)));
         }
         self.links.insert(full);
@@ -745,7 +741,7 @@ fn appended_zip(data: &[u8]) -> bool {
     const EOCD: &[u8] = b"PK\x05\x06";
     let tail = &data[data.len().saturating_sub(65_535 + 22)..];
     data.len() >= 22
-        && data[..data.len().min(BINARY_PROBE)].contains(&0)
+        && is_binary(data)
         && memchr::memmem::find(tail, EOCD).is_some()
         && zip::ZipArchive::new(Cursor::new(data)).is_ok_and(|z| !z.is_empty())
 }
@@ -1176,18 +1172,16 @@ pub fn read_dir(root: &Path, limits: &Limits) -> Result<Package, ArchiveError> {
                 let target = std::fs::read_link(&p)
                     .map(|t| t.to_string_lossy().into_owned())
                     .map_err(|err| ArchiveError::Io(format!("{rel}: {err}")))?;
-                if link_escapes(&rel, &target) {
+                let Some(to) = resolve_link(&rel, &target) else {
                     return Err(ArchiveError::LinkOutside {
                         member: rel,
                         target,
                     });
-                }
+                };
                 c.package
                     .notes
                     .push(format!("symlink {rel} -> {target} not followed"));
-                if let Some(to) = resolve_link(&rel, &target) {
-                    c.package.links.push((rel, to));
-                }
+                c.package.links.push((rel, to));
             } else if ft.is_dir() {
                 stack.push(p);
             } else if ft.is_file() {
@@ -1292,10 +1286,10 @@ mod tests {
 
     #[test]
     fn link_targets() {
-        assert!(!link_escapes("pkg/lib/a", "../b"));
-        assert!(link_escapes("pkg/a", "../../etc"));
-        assert!(link_escapes("pkg/a", "/etc"));
-        assert!(!link_escapes("pkg/a", "sub/b"));
+        assert!(resolve_link("pkg/lib/a", "../b").is_some());
+        assert!(resolve_link("pkg/a", "../../etc").is_none());
+        assert!(resolve_link("pkg/a", "/etc").is_none());
+        assert!(resolve_link("pkg/a", "sub/b").is_some());
     }
 
     #[test]

@@ -114,7 +114,7 @@ impl Input {
         } else {
             InputKind::Text
         };
-        let error = if raw[..raw.len().min(8192)].contains(&0) {
+        let error = if archive::is_binary(raw) {
             Some(format!(
                 "{source} looks binary (NUL byte in the first 8 KB): not a text, diff or known package format; scan it as a package archive or convert it to text"
             ))

@@ -21,7 +21,8 @@ use std::borrow::Cow;
 use std::path::Path;
 
 use super::archive::{
-    read_archive_with, read_dir, ArchiveError, ArchiveFormat, Member, MemberSink, Package,
+    is_binary, read_archive_with, read_dir, ArchiveError, ArchiveFormat, Member, MemberSink,
+    Package,
 };
 use super::{Input, InputKind, Text, NOT_A_FILE};
 use crate::config::Limits;
@@ -421,10 +422,6 @@ fn sort_files<T>(items: &mut Vec<T>, path: impl Fn(&T) -> &str) {
 #[cfg(test)]
 fn order(members: &mut Vec<Member>) {
     sort_files(members, |m| &m.path);
-}
-
-fn is_binary(data: &[u8]) -> bool {
-    data[..data.len().min(8192)].contains(&0)
 }
 
 /// The member as text: invalid UTF-8 replaced, CRLF made LF. Borrows when
