@@ -308,6 +308,11 @@ fn rank(path: &str) -> u8 {
         "package.json" => return 4,
         _ => {}
     }
+    let script_ext = matches!(ext, "sh" | "bash" | "ps1" | "bat" | "cmd" | "vbs");
+    let code_ext = matches!(
+        ext,
+        "py" | "pyw" | "js" | "cjs" | "mjs" | "ts" | "jsx" | "tsx"
+    );
     let doc_names = [
         "pkg-info",
         "metadata",
@@ -324,14 +329,19 @@ fn rank(path: &str) -> u8 {
         "notice",
         "contributing",
     ];
-    if doc_names
-        .iter()
-        .any(|d| stem == *d || lower.starts_with(&format!("{d}.")))
-        || matches!(ext, "md" | "rst")
+    // A document's name on a file that runs (`metadata.py`, `history.py`,
+    // `readme.js`) does not make it a document: read as one, it was neither
+    // ranked as code nor read by the veto, and a stealer named so was
+    // allowed where the same file as `build.py` was not.
+    let runs = code_ext || script_ext || matches!(ext, "pyx" | "pxd" | "pxi" | "pyi" | "pth");
+    if !runs
+        && (doc_names
+            .iter()
+            .any(|d| stem == *d || lower.starts_with(&format!("{d}.")))
+            || matches!(ext, "md" | "rst"))
     {
         return 8;
     }
-    let script_ext = matches!(ext, "sh" | "bash" | "ps1" | "bat" | "cmd" | "vbs");
     let install_name = [
         "install",
         "preinstall",
@@ -344,10 +354,7 @@ fn rank(path: &str) -> u8 {
     if script_ext || (install_name && matches!(ext, "js" | "cjs" | "mjs" | "py")) {
         return 5;
     }
-    if matches!(
-        ext,
-        "py" | "pyw" | "js" | "cjs" | "mjs" | "ts" | "jsx" | "tsx"
-    ) {
+    if code_ext {
         return 6;
     }
     7
@@ -1231,6 +1238,14 @@ mod tests {
             "bin/run",
             "pkg/payload.txt.py",
             "config.yaml",
+            // Code under a document's name is code.
+            "pkg/metadata.py",
+            "pkg/history.py",
+            "lib/readme.js",
+            "pip/_internal/models/wheel.py",
+            "LICENSE.sh",
+            "pkg/record.pyx",
+            "pkg/changes.pth",
             // A test tree's code stays code; only whole directory names count.
             "tests/__init__.py",
             "tests/run_all.sh",

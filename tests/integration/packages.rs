@@ -1257,9 +1257,10 @@ fn a_payload_hidden_in_a_cleared_package_is_not_allowed() {
 /// The policy's veto model reads only capability lines, file by file, so a
 /// Python install-time payload (requestz's synthetic `curl | sh` setup.py)
 /// added as an ordinary file of a small package is not diluted by the code
-/// around it. The main model clears both carriers; the veto withdraws the
+/// around it. The main model clears the carriers; the veto withdraws the
 /// allow and names the file. With the veto turned off by config, the same
-/// thresholds allow them.
+/// thresholds allow them. A module named like a document (`history.py`)
+/// is code all the same.
 #[test]
 fn the_veto_model_catches_a_payload_the_main_model_dilutes() {
     let c = Canary::new();
@@ -1277,6 +1278,9 @@ fn the_veto_model_catches_a_payload_the_main_model_dilutes() {
     for (carrier, path) in [
         ("is-number-7.0.0.tgz", "lib/build.py"),
         ("left-pad-1.3.0.tgz", "scripts/postbuild.py"),
+        // Code under a document's name (it was read as a document, and the
+        // veto, which reads code, passed over it: allowed).
+        ("is-number-7.0.0.tgz", "lib/history.py"),
     ] {
         let mut members = tgz_members(&format!("packages/benign/{carrier}"));
         members.push((format!("package/{path}"), payload.clone()));
