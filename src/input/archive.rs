@@ -10,7 +10,8 @@
 //! ([`ArchiveError::Ambiguous`]: pax global headers that rename members, pax
 //! names set twice or against a GNU long name, long names and pax headers
 //! only Python applies, links, directories and devices declaring data that
-//! Python reads as the next headers). Zips are read as Python's zipfile
+//! Python reads as the next headers, data after the end of the archive that
+//! npm's tar reads as members). Zips are read as Python's zipfile
 //! reads them: an entry marked as a symbolic link is a file holding its
 //! bytes. A zip whose central directory Python would find elsewhere or list
 //! otherwise than the zip crate, or whose local headers (what a streaming
@@ -1157,6 +1158,35 @@ fn read_tar<R: Read>(
         last.clone_from(&path);
         emit(c, budget, path, data, at.depth)?;
     }
+    // Python's tarfile and the tar crate end the archive at its first zero
+    // block; npm's node-tar reads on unless a second one follows, skipping
+    // blocks that are not headers, so a member placed after a single zero
+    // block is unpacked by npm and read by no one else. What follows the
+    // end must be zeros (real archives pad with them; all 224 tars of the
+    // sdist lists and fixtures do).
+    cap.set(pulled.get().saturating_add(TAR_METADATA_MAX));
+    let mut rest = archive.into_inner();
+    let mut buf = [0u8; 8192];
+    let mut after = 0u64;
+    loop {
+        let n = match rest.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            // Past the cap only zeros were seen: stop reading them.
+            Err(e) if e.to_string().contains(METER_STOP) => break,
+            Err(e) => return Err(corrupt(e, "after the end of the archive")),
+        };
+        if let Some(i) = buf[..n].iter().position(|&b| b != 0) {
+            return Err(ArchiveError::Ambiguous {
+                member: at.full("(end of archive)"),
+                why: format!(
+                    "data follows the zero block that ends the archive for Python's tarfile and the tar crate (a non-zero byte {} bytes after it); npm's tar reads on past a single zero block, so it can unpack members no one else reads",
+                    after + i as u64
+                ),
+            });
+        }
+        after += n as u64;
+    }
     Ok(())
 }
 
@@ -1991,6 +2021,50 @@ mod tests {
         let tar = [raw_block(gnu(), "pkg/blob.bin", b'0', &hidden), end].concat();
         let p = read_archive(&tar, ArchiveFormat::Tar, &Limits::default()).unwrap();
         assert_eq!(paths(&p), ["pkg/blob.bin/pkg/setup.py"]);
+    }
+
+    /// npm's node-tar reads on after a single zero block (it ends only at
+    /// two), skipping blocks that are not headers; Python's tarfile and the
+    /// tar crate stop at the first. Checked with npm's tar 7.5.22 and
+    /// Python 3.11 on the same layout: npm lists the hidden member, Python
+    /// does not.
+    #[test]
+    fn data_after_the_end_of_the_archive_is_refused() {
+        let readme = raw_block(gnu(), "package/README.md", b'0', b"# hi\n");
+        let hidden = raw_block(gnu(), "package/lib/util.js", b'0', b"x = 1\n");
+        let zero = vec![0u8; 512];
+        for (case, tar) in [
+            (
+                "member after one zero block",
+                [readme.clone(), zero.clone(), hidden.clone()].concat(),
+            ),
+            (
+                "junk, then a member",
+                [
+                    readme.clone(),
+                    zero.clone(),
+                    vec![b'x'; 512],
+                    hidden.clone(),
+                ]
+                .concat(),
+            ),
+        ] {
+            for tar in [tar.clone(), gz(&tar)] {
+                let format = ArchiveFormat::sniff(&tar).unwrap();
+                match read_archive(&tar, format, &Limits::default()) {
+                    Err(ArchiveError::Ambiguous { member, why }) => {
+                        assert_eq!(member, "(end of archive)", "{case}");
+                        assert!(why.contains("npm's tar reads on"), "{case}: {why}");
+                    }
+                    other => panic!("{case}: expected a refusal, got {other:?}"),
+                }
+            }
+        }
+        // Zeros after the end, however many (tar pads to its record size),
+        // are the end.
+        let padded = [readme, vec![0u8; 10240]].concat();
+        let p = read_archive(&padded, ArchiveFormat::Tar, &Limits::default()).unwrap();
+        assert_eq!(paths(&p), ["package/README.md"]);
     }
 
     /// Long names and pax records the tar crate does not apply (in an

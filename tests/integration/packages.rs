@@ -1016,9 +1016,10 @@ fn compiled_python_cannot_be_cleared() {
 /// differently from a naive reader, end to end. Each was allowed, or read
 /// as another file, before: a second gzip member holding setup.py, a
 /// setup.py of an unknown entry type, a pax global header renaming a
-/// document to setup.py, a setup.py hidden in a symlink's data, a zip's
-/// setup.py marked as a symlink, and a zip whose end record counts fewer
-/// entries than its directory holds.
+/// document to setup.py, a setup.py hidden in a symlink's data, a setup.py
+/// after a single zero block (npm's tar reads on), a zip's setup.py marked
+/// as a symlink, and a zip whose end record counts fewer entries than its
+/// directory holds.
 #[test]
 fn archives_are_judged_as_pip_would_unpack_them() {
     let c = Canary::new();
@@ -1090,6 +1091,11 @@ fn archives_are_judged_as_pip_would_unpack_them() {
         }
         z.finish().unwrap().into_inner()
     };
+    // setup.py after a single zero block: npm's tar reads it, Python's
+    // tarfile and the tar crate end before it.
+    let readme_only = tar_of(&[("pkg-1.0/README.md", b'0', b"# hi\n")]);
+    let setup_only = tar_of(&[("pkg-1.0/setup.py", b'0', &setup)]);
+    let after_end = gz(&[&readme_only[..readme_only.len() - 512], &setup_only[..]].concat());
     let mut counted = zip(false);
     let end = counted.len() - 22;
     assert_eq!(&counted[end..end + 4], b"PK\x05\x06");
@@ -1109,6 +1115,12 @@ fn archives_are_judged_as_pip_would_unpack_them() {
             link_data,
             (2, "input-error"),
             "symbolic link entry declaring 1024 bytes of data",
+        ),
+        (
+            "after-end.tar.gz",
+            after_end,
+            (2, "input-error"),
+            "npm's tar reads on past a single zero block",
         ),
         (
             "counted.zip",
