@@ -229,6 +229,8 @@ pub struct Package {
 pub enum ArchiveError {
     #[error("archive member {member:?} escapes the archive root ({why}); an archive that writes outside its folder is an attack on whoever unpacks it")]
     Escape { member: String, why: String },
+    #[error("archive member {member:?} has a control character in its path; a name with a line break shows line-based readers (the rendered diff the pre-check reads, a reviewer's terminal) another file than the one unpacked, and no real package has one")]
+    ControlInPath { member: String },
     #[error("archive member {member:?} is written through the link {link:?}; an archive that writes through a link is an attack on whoever unpacks it")]
     ThroughLink { member: String, link: String },
     #[error("archive member {member:?}: {why}; an archive that shows different readers different files is refused")]
@@ -459,6 +461,30 @@ impl Budget {
     }
 }
 
+/// Whether a name holds a control character or a Unicode line or
+/// paragraph separator: in the rendered diff a line break in a path starts
+/// a new line, so `lib/README.md\n/metrics.js` showed a README header over
+/// a JavaScript file, and the veto, which reads headers to find code,
+/// passed over it (a stealer so named in is-number was allowed).
+fn has_control(name: &str) -> bool {
+    name.chars()
+        .any(|ch| ch.is_control() || ch == '\u{2028}' || ch == '\u{2029}')
+}
+
+/// `name` with each control character written as `<U+XXXX>`.
+fn escape_controls(name: &str) -> String {
+    name.chars()
+        .map(|ch| {
+            if ch.is_control() || ch == '\u{2028}' || ch == '\u{2029}' {
+                // No backslash: paths take it for a separator.
+                format!("<U+{:04X}>", u32::from(ch))
+            } else {
+                ch.to_string()
+            }
+        })
+        .collect()
+}
+
 /// Checks a member path and returns it normalised (no `./`, `/`-separated).
 pub fn check_member_path(raw: &[u8]) -> Result<String, ArchiveError> {
     let shown = String::from_utf8_lossy(raw).into_owned();
@@ -468,6 +494,9 @@ pub fn check_member_path(raw: &[u8]) -> Result<String, ArchiveError> {
     };
     if raw.contains(&0) {
         return Err(escape("NUL byte in the path"));
+    }
+    if has_control(&shown) {
+        return Err(ArchiveError::ControlInPath { member: shown });
     }
     let text = shown.replace('\\', "/");
     if text.starts_with('/') || (text.len() > 1 && text.as_bytes()[1] == b':') {
@@ -1022,6 +1051,10 @@ fn read_tar<R: Read>(
     };
     let mut entries = archive.entries().map_err(|e| corrupt(e, "at the start"))?;
     let mut last = String::new();
+    // Where the entry after the last one seen here begins: an entry that
+    // begins later had long names or pax headers before it, which the tar
+    // crate read and applied to it.
+    let mut expected_at = 0u64;
     loop {
         // What the reader reads on its own before the next member is metered.
         cap.set(pulled.get().saturating_add(TAR_METADATA_MAX));
@@ -1038,6 +1071,22 @@ fn read_tar<R: Read>(
         let name = at.full(&String::from_utf8_lossy(&raw_path));
         budget.add_member(&name)?;
         let kind = entry.header().entry_type();
+        let header_at = entry.raw_header_position();
+        let described = header_at != expected_at;
+        expected_at = header_at
+            .saturating_add(512)
+            .saturating_add(entry.size().div_ceil(512).saturating_mul(512));
+        if kind.is_pax_global_extensions() && described {
+            // A long name or pax header right before a global header: the
+            // tar crate spends it on the global header, Python's tarfile
+            // passes it through to the member after it (a GNU long name
+            // `setup.py`, then a harmless global header, renames the
+            // document that follows).
+            return Err(ArchiveError::Ambiguous {
+                member: name,
+                why: "a long name or pax header comes right before a pax global header, which Python's tarfile applies to the member after the global header and the tar crate to the global header itself".into(),
+            });
+        }
         if kind.is_pax_global_extensions() {
             // Python's tarfile applies a global header's records to every
             // member after it; the tar crate (like most readers) ignores
@@ -1204,6 +1253,15 @@ fn member_path(raw: &[u8], at: Within, c: &mut Collector) -> Result<String, Arch
             let path = raw.trim_start_matches(['/', '\\']).to_string();
             c.package.notes.push(format!(
                 "{}: member {member:?} of an archive inside the package escapes that archive's root ({why}); read as {:?}",
+                at.prefix,
+                at.full(&path)
+            ));
+            Ok(path)
+        }
+        Err(ArchiveError::ControlInPath { member }) if at.depth > 0 => {
+            let path = check_member_path(escape_controls(&member).as_bytes())?;
+            c.package.notes.push(format!(
+                "{}: member {member:?} of an archive inside the package has a control character in its path; read as {:?}",
                 at.prefix,
                 at.full(&path)
             ));
@@ -1527,6 +1585,9 @@ pub fn read_dir(root: &Path, limits: &Limits) -> Result<Package, ArchiveError> {
                 .unwrap_or(&p)
                 .to_string_lossy()
                 .replace('\\', "/");
+            if has_control(&rel) {
+                return Err(ArchiveError::ControlInPath { member: rel });
+            }
             budget.add_member(&rel)?;
             let ft = e
                 .file_type()
@@ -1588,6 +1649,50 @@ mod tests {
                 String::from_utf8_lossy(bad)
             );
         }
+    }
+
+    /// A line break in a path split the rendered header in two: a
+    /// stealer named `lib/README.md\n/metrics.js` was read by the veto as
+    /// the README it seemed to be, and allowed. Such names are refused in a
+    /// package, an unpacked folder, and escaped (and noted) inside an
+    /// inner archive.
+    #[test]
+    fn control_characters_in_paths_are_refused() {
+        for bad in [
+            "pkg/lib/README.md\n/metrics.js",
+            "pkg/a\rb.py",
+            "pkg/tab\there.py",
+            "pkg/a\u{85}b.py",
+            "pkg/a\u{2028}b.py",
+        ] {
+            match check_member_path(bad.as_bytes()) {
+                Err(ArchiveError::ControlInPath { member }) => assert_eq!(member, bad),
+                other => panic!("{bad:?}: {other:?}"),
+            }
+            let tar = tar_of(&[("pkg/README.md", b"# hi\n"), (bad, b"x = 1\n")]);
+            assert!(matches!(
+                read_archive(&tar, ArchiveFormat::Tar, &Limits::default()),
+                Err(ArchiveError::ControlInPath { .. })
+            ));
+        }
+        let inner = zip_of(&[("lib/README.md\n/metrics.js", b"x = 1\n")]);
+        let outer = tar_of(&[("pkg/vendor.zip", &inner)]);
+        let p = read_archive(&outer, ArchiveFormat::Tar, &Limits::default()).unwrap();
+        assert_eq!(
+            paths(&p),
+            ["pkg/vendor.zip/lib/README.md<U+000A>/metrics.js"]
+        );
+        assert!(
+            p.notes.iter().any(|n| n.contains("control character")),
+            "{:?}",
+            p.notes
+        );
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a\nb.py"), "x = 1\n").unwrap();
+        assert!(matches!(
+            read_dir(dir.path(), &Limits::default()),
+            Err(ArchiveError::ControlInPath { .. })
+        ));
     }
 
     #[test]
@@ -2078,11 +2183,23 @@ mod tests {
         let end = vec![0u8; 1024];
         let pax = b"21 path=pkg/setup.py\n";
         let sparse = b"32 GNU.sparse.name=pkg/setup.py\n";
+        let long_then_global = [
+            raw_block(gnu(), "././@LongLink", b'L', b"pkg/setup.py\0"),
+            raw_block(gnu(), "pax_global_header", b'g', b"15 comment=hi\n"),
+        ]
+        .concat();
+        let pax_then_global = [
+            raw_block(gnu(), "pax", b'x', pax),
+            raw_block(gnu(), "pax_global_header", b'g', b"15 comment=hi\n"),
+        ]
+        .concat();
         let mut prefixed = gnu();
         prefixed.as_mut_bytes()[345..348].copy_from_slice(b"pkg");
         let prefixed = raw_block(prefixed, "setup.py", b'0', b"x\n");
         for (case, first) in [
             ("GNU sparse name", raw_block(gnu(), "pax", b'x', sparse)),
+            ("long name, then a global header", long_then_global),
+            ("pax header, then a global header", pax_then_global),
             ("prefix in a GNU header", prefixed),
             (
                 "v7 long name",

@@ -498,6 +498,16 @@ impl Section {
         }
         if let Some(c) = prefix {
             self.s.push(c);
+            // A removed line `-- a/x` renders as `--- a/x`, which opens a
+            // file section for every reader of the text: the section map
+            // and the veto's view took the lines after it for another
+            // file's (`++ b/README.md` after it, a README), so a release
+            // could hide added code from the veto behind a line its
+            // previous release had. Removed lines do not run; one that
+            // would read as a header gets a `\` after its `-`.
+            if c == '-' && (body.starts_with("-- a/") || body.starts_with("-- /dev/null")) {
+                self.s.push('\\');
+            }
         }
         self.s.push_str(&body);
         self.s.push('\n');

@@ -1523,3 +1523,71 @@ fn upgrades_are_judged_against_the_newest_accepted_release() {
         assert_eq!(code(&o), 3, "{args:?}: {}", crate::stderr(&o));
     }
 }
+
+/// A removed line `-- a/x` (valid JavaScript: `--a / x`) renders as
+/// `--- a/x`, a file header to every reader of the text, and an added
+/// `++ b/README.md` after it made the rest of the hunk a README's: the
+/// veto, which reads code only, saw nothing, and an upgrade of is-number
+/// adding string-padder's stealer behind those two lines was allowed. The
+/// removed line is now escaped, and the veto names the stealer.
+#[test]
+fn a_removed_line_cannot_pose_as_a_file_header() {
+    let c = Canary::new();
+    let members = tgz_members("packages/benign/is-number-7.0.0.tgz");
+    let stealer = tgz_members("packages/malicious/string-padder-2.0.1.tgz")
+        .into_iter()
+        .find(|(p, _)| p == "package/install.js")
+        .unwrap()
+        .1;
+    let head = "var a = 2, x = 1, b = 0, README = {md: 1};\n";
+    let old = format!("{head}-- a/x\nmodule.exports = a;\n");
+    let mut new = format!("{head}++ b/README.md\n").into_bytes();
+    new.extend(&stealer);
+    new.extend(b"module.exports = a;\n");
+    let write = |name: &str, util: &[u8]| {
+        let mut files: Vec<(&str, &[u8])> = members
+            .iter()
+            .map(|(p, d)| (p.as_str(), d.as_slice()))
+            .collect();
+        files.push(("package/lib/util.js", util));
+        let p = c.dir.path().join(name);
+        std::fs::write(&p, tar_gz(&files, false)).unwrap();
+        p
+    };
+    let (base, next) = (write("old.tgz", old.as_bytes()), write("new.tgz", &new));
+    let text = crate::stdout(&c.run(&[
+        "render",
+        "--base",
+        base.to_str().unwrap(),
+        next.to_str().unwrap(),
+    ]));
+    assert!(
+        text.contains("\n-\\-- a/x\n+++ b/README.md\n+const https"),
+        "{text}"
+    );
+    let o = c.run(&[
+        "scan",
+        "--local-only",
+        "--no-cache",
+        "--format",
+        "jsonl",
+        "--base",
+        base.to_str().unwrap(),
+        next.to_str().unwrap(),
+    ]);
+    let r = json(&o);
+    assert_eq!(
+        (code(&o), r["reason"].as_str()),
+        (2, Some("inconclusive")),
+        "{r:#}"
+    );
+    let veto = &r["policies"][0]["precheck"]["veto"];
+    assert_eq!(veto["cleared"], false, "{veto:#}");
+    assert!(
+        veto["location"]
+            .as_str()
+            .unwrap()
+            .starts_with("lib/util.js:"),
+        "{veto:#}"
+    );
+}
