@@ -1555,7 +1555,11 @@ fn read_zip(
         let name = at.full(&String::from_utf8_lossy(&raw));
         budget.add_member(&name)?;
         let path = member_path(&raw, at, c)?;
-        if f.is_dir() || path.is_empty() {
+        // A directory is a name ending in `/` to Python's zipfile and pip's
+        // wheel installer; the zip crate also takes one ending in `\`,
+        // which Python writes as a file holding its data, so that data is
+        // read (under the name with the `\` as a separator).
+        if raw.ends_with(b"/") || (f.is_dir() && f.size() == 0) || path.is_empty() {
             continue;
         }
         let marked_link = f.is_symlink();
@@ -2366,6 +2370,22 @@ mod tests {
             Err(ArchiveError::Escape { member, .. }) => assert_eq!(member, "pkg/lib/util.py"),
             other => panic!("expected an escape, got {other:?}"),
         }
+    }
+
+    /// The zip crate takes a name ending in `\` for a directory; Python's
+    /// zipfile (and pip's wheel installer) writes it as a file with its
+    /// data, which was never read.
+    #[test]
+    fn a_zip_name_ending_in_a_backslash_is_read_as_the_file_python_writes() {
+        let z = zip_of(&[
+            ("pkg/README.md", b"# hi\n"),
+            ("pkg/run.py\\", b"import os\n"),
+            ("pkg/empty\\", b""),
+            ("pkg/dir/", b""),
+        ]);
+        let p = read_archive(&z, ArchiveFormat::Zip, &Limits::default()).unwrap();
+        assert_eq!(paths(&p), ["pkg/README.md", "pkg/run.py"]);
+        assert_eq!(member(&p, "pkg/run.py"), b"import os\n");
     }
 
     fn le32_at(b: &[u8], at: usize) -> usize {
