@@ -207,9 +207,14 @@ fn normalise_paths<T>(items: &mut Vec<T>, path: impl Fn(&mut T) -> &mut String, 
 }
 
 /// Whether rendering leaves a (root-stripped) path out: junk, and in corpus
-/// mode compiled Python.
+/// mode compiled Python. A scan keeps code under a junk folder: Node
+/// requires `./.git/x.js` or `./__MACOSX/lib/x.js` and Python imports
+/// `__MACOSX.x` as readily as any module, and an installer unpacks them,
+/// so a stealer there with a plain `require` beside it was allowed unread.
 fn is_dropped(path: &str, mode: RenderMode) -> bool {
-    is_junk(path) || (mode == RenderMode::Corpus && is_compiled(path))
+    let kept_as_code =
+        mode == RenderMode::Scan && (rank(path) <= 6 || extension(&file_name(path).1) == "pth");
+    (is_junk(path) && !kept_as_code) || (mode == RenderMode::Corpus && is_compiled(path))
 }
 
 fn is_junk(path: &str) -> bool {
@@ -1283,6 +1288,42 @@ mod tests {
         let n = normalise(p, RenderMode::Scan);
         let paths: Vec<&str> = n.members.iter().map(|m| m.path.as_str()).collect();
         assert_eq!(paths, ["setup.py"]);
+    }
+
+    /// Code under a junk folder can be required or imported (`./.git/x.js`,
+    /// `__MACOSX.lib.x`) and is unpacked with the rest: a scan reads it,
+    /// the corpus (which never held any) leaves it out.
+    #[test]
+    fn code_under_a_junk_folder_is_read_in_scans() {
+        let p = || Package {
+            members: vec![
+                m("pkg-1.0/index.js", "x"),
+                m("pkg-1.0/__MACOSX/lib/metrics.js", "y"),
+                m("pkg-1.0/.git/hooks/run.py", "y"),
+                m("pkg-1.0/.git/config", "z"),
+                m("pkg-1.0/__MACOSX/._index.js.txt", "z"),
+                m("pkg-1.0/x.egg-info/startup.pth", "y"),
+            ],
+            notes: vec![],
+            links: Vec::new(),
+        };
+        let paths = |mode| -> Vec<String> {
+            normalise(p(), mode)
+                .members
+                .into_iter()
+                .map(|m| m.path)
+                .collect()
+        };
+        assert_eq!(
+            paths(RenderMode::Scan),
+            [
+                "index.js",
+                "__MACOSX/lib/metrics.js",
+                ".git/hooks/run.py",
+                "x.egg-info/startup.pth"
+            ]
+        );
+        assert_eq!(paths(RenderMode::Corpus), ["index.js"]);
     }
 
     #[test]
