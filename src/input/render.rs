@@ -266,12 +266,26 @@ fn linked_note(links: &[(String, String)]) -> Option<String> {
     ))
 }
 
-/// Both reasons an input's code is opaque, when it has any.
-fn opaque(compiled: Option<String>, linked: Option<String>) -> Option<String> {
-    match (compiled, linked) {
-        (Some(a), Some(b)) => Some(format!("{a}; {b}")),
-        (a, b) => a.or(b),
+/// Every reason an input's code is opaque, when it has any.
+fn opaque(reasons: impl IntoIterator<Item = Option<String>>) -> Option<String> {
+    let all: Vec<String> = reasons.into_iter().flatten().collect();
+    (!all.is_empty()).then(|| all.join("; "))
+}
+
+/// The note that makes an input's code opaque when code files hold a line
+/// cut (at the corpus's 2,048 characters) with a capability past the cut:
+/// the text every reader gets stops before it.
+fn cut_note<'a>(paths: impl Iterator<Item = &'a str>) -> Option<String> {
+    const SHOWN: usize = 5;
+    let paths: Vec<&str> = paths.filter(|p| !is_inert(p)).collect();
+    if paths.is_empty() {
+        return None;
     }
+    let names = crate::util::first_few(&paths, SHOWN);
+    Some(format!(
+        "{} code file(s) hold a line longer than {LINE_CAP} characters with a capability (process, network, dynamic code, environment, install hook or encoded data) past that point, where the text the pre-check and the detectors read is cut ({names}); review those lines and allowlist the artifact by sha256",
+        paths.len()
+    ))
 }
 
 /// The note that makes an input's compiled code opaque (see
@@ -476,6 +490,9 @@ struct Section {
     s: String,
     mode: RenderMode,
     full: bool,
+    /// An added line was cut (at the corpus's 2,048 characters) where the
+    /// part cut off shows a capability, which no reader of the text sees.
+    cut_capability: bool,
 }
 
 impl Section {
@@ -484,6 +501,7 @@ impl Section {
             s: header,
             mode,
             full: false,
+            cut_capability: false,
         }
     }
 
@@ -495,6 +513,23 @@ impl Section {
             return;
         }
         let body = cut_line(line);
+        // The text keeps the corpus's cut (the models were trained on it,
+        // and whole minified lines turned popular bundles "harmful"), but a
+        // scan looks past it: a capability there (a stealer after 2,100
+        // characters of a string on one line was cut off and allowed)
+        // makes the input's code opaque.
+        if self.mode == RenderMode::Scan
+            && prefix == Some('+')
+            && !self.cut_capability
+            && line.len() > LINE_CAP
+        {
+            let mut end = LINE_CAP;
+            while !line.is_char_boundary(end) {
+                end -= 1;
+            }
+            self.cut_capability =
+                crate::precheck::capabilities::is_capability(&line.as_bytes()[end..]);
+        }
         let len = prefix.map_or(0, char::len_utf8) + body.len();
         if self.mode == RenderMode::Corpus && self.s.len() + len + 1 > FILE_CAP {
             self.s.push_str("\\ [truncated: file diff exceeds 16 KB]\n");
@@ -568,11 +603,13 @@ fn added_header(path: &str, lines: usize) -> String {
     format!("--- /dev/null\n+++ b/{path}\n@@ -0,0 +1,{lines} @@\n")
 }
 
-fn added(m: &Member, mode: RenderMode) -> String {
+/// An added file's section, and whether a line of it was cut where the
+/// part cut off shows a capability (see `Section::cut_capability`).
+fn added(m: &Member, mode: RenderMode) -> (String, bool) {
     match AddedBody::render(&m.data, mode, |n| added_header(&m.path, n)) {
-        AddedBody::Binary => binary_added(&m.path),
-        AddedBody::Empty => empty_added(&m.path),
-        AddedBody::Lines { body, .. } => body,
+        AddedBody::Binary => (binary_added(&m.path), false),
+        AddedBody::Empty => (empty_added(&m.path), false),
+        AddedBody::Lines { body, cut, .. } => (body, cut),
     }
 }
 
@@ -583,7 +620,12 @@ fn added(m: &Member, mode: RenderMode) -> String {
 enum AddedBody {
     Binary,
     Empty,
-    Lines { n: usize, body: String },
+    /// `cut`: see `Section::cut_capability`.
+    Lines {
+        n: usize,
+        body: String,
+        cut: bool,
+    },
 }
 
 impl AddedBody {
@@ -609,7 +651,11 @@ impl AddedBody {
         for l in lines.take(n) {
             s.line(Some('+'), l);
         }
-        AddedBody::Lines { n, body: s.s }
+        AddedBody::Lines {
+            n,
+            cut: s.cut_capability,
+            body: s.s,
+        }
     }
 
     /// Appends the section as [`added`] writes it in scan mode: the header,
@@ -618,7 +664,7 @@ impl AddedBody {
         match self {
             AddedBody::Binary => out.push(binary_added(path)),
             AddedBody::Empty => out.push(empty_added(path)),
-            AddedBody::Lines { n, body } => {
+            AddedBody::Lines { n, body, .. } => {
                 out.push(added_header(path, n));
                 out.push(body);
             }
@@ -643,14 +689,15 @@ fn deleted(m: &Member, mode: RenderMode) -> String {
     s.s
 }
 
-fn modified(old: &Member, new: &Member, mode: RenderMode) -> Option<String> {
+/// A changed file's section (see [`added`] for the flag).
+fn modified(old: &Member, new: &Member, mode: RenderMode) -> Option<(String, bool)> {
     if old.data == new.data {
         return None;
     }
     if is_binary(&old.data) || is_binary(&new.data) {
-        return Some(format!(
-            "Binary files a/{} and b/{} differ\n",
-            old.path, new.path
+        return Some((
+            format!("Binary files a/{} and b/{} differ\n", old.path, new.path),
+            false,
         ));
     }
     let (a, b) = (decode(&old.data), decode(&new.data));
@@ -671,13 +718,15 @@ fn modified(old: &Member, new: &Member, mode: RenderMode) -> Option<String> {
             s.line(Some(sign), v.strip_suffix('\n').unwrap_or(v));
         }
     }
-    Some(s.s)
+    Some((s.s, s.cut_capability))
 }
 
 /// The rendered text and the byte offset of each file section.
 pub struct Rendered {
     pub text: String,
     pub sections: Vec<(usize, String)>,
+    /// Files with a line cut where the part cut off shows a capability.
+    pub cut_capability: Vec<String>,
 }
 
 /// Renders a package, or the change from `base` to `new`. Takes the
@@ -699,6 +748,7 @@ pub fn render(base: Option<Package>, new: Package, mode: RenderMode) -> Rendered
     files.reverse();
     let mut text = String::new();
     let mut sections = Vec::new();
+    let mut cut_capability = Vec::new();
     let total = files.len();
     let mut done = 0;
     let mut freed = 0usize;
@@ -709,24 +759,31 @@ pub fn render(base: Option<Package>, new: Package, mode: RenderMode) -> Rendered
         chunk.reverse();
         let one = |(_, old, new): &File| match (old, new) {
             (None, Some(n)) => Some(added(n, mode)),
-            (Some(o), None) => Some(deleted(o, mode)),
+            (Some(o), None) => Some((deleted(o, mode), false)),
             (Some(o), Some(n)) => modified(o, n, mode),
             (None, None) => None,
         };
         // Small packages (most of them) render faster without the thread hop.
-        let rendered: Vec<Option<String>> = if total >= 32 {
+        let rendered: Vec<Option<(String, bool)>> = if total >= 32 {
             chunk.par_iter().map(one).collect()
         } else {
             chunk.iter().map(one).collect()
         };
         for (j, ((path, _, _), s)) in chunk.iter().zip(rendered).enumerate() {
-            let Some(s) = s else { continue };
+            let Some((s, cut)) = s else { continue };
             if mode == RenderMode::Corpus && text.len() + s.len() > SAMPLE_CAP {
                 text.push_str(&format!(
                     "\\ [truncated: diff exceeds 64 KB; {} more file(s) omitted]\n",
                     total - (done + j)
                 ));
-                return Rendered { text, sections };
+                return Rendered {
+                    text,
+                    sections,
+                    cut_capability,
+                };
+            }
+            if cut {
+                cut_capability.push(path.clone());
             }
             sections.push((text.len(), path.clone()));
             text.push_str(&s);
@@ -745,7 +802,11 @@ pub fn render(base: Option<Package>, new: Package, mode: RenderMode) -> Rendered
             freed = 0;
         }
     }
-    Rendered { text, sections }
+    Rendered {
+        text,
+        sections,
+        cut_capability,
+    }
 }
 
 /// Archives smaller than this are read, hashed and rendered on one thread.
@@ -823,6 +884,12 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
     normalise_paths(&mut files, |f| &mut f.0, RenderMode::Scan);
     let opaque_compiled =
         compiled_note(files.iter().map(|f| f.0.as_str()).filter(|p| is_opaque(p)));
+    let opaque_cut = cut_note(
+        files
+            .iter()
+            .filter(|f| matches!(f.1, AddedBody::Lines { cut: true, .. }))
+            .map(|f| f.0.as_str()),
+    );
     if files.is_empty() {
         return fail(
             format!("{source}: the package holds no regular files"),
@@ -839,7 +906,7 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
         body.push_to(&sections[sections.len() - 1].1, &mut text);
     }
     let mut input = package_input(&source, kind, &sha, bytes, notes, Ok((text, sections)));
-    input.opaque_code = opaque(opaque_compiled, linked_note(&links));
+    input.opaque_code = opaque([opaque_compiled, linked_note(&links), opaque_cut]);
     if !holds_content(&input.text) {
         input.unjudgeable = Some(format!(
             "the package holds no readable text: its {n_files} file(s) are all binary or empty, so the pre-check and the detectors would judge file names alone; review its files by hand, or allowlist the artifact by sha256"
@@ -1001,7 +1068,7 @@ impl Unchanged {
             members: old.into_values().collect(),
             ..Package::default()
         });
-        (holds_files.then_some(new), old, opaque(compiled, linked))
+        (holds_files.then_some(new), old, opaque([compiled, linked]))
     }
 }
 
@@ -1064,7 +1131,7 @@ pub fn render_package_mode(
         (_, Some(Ok(n))) => notes.extend(n.iter().map(|n| format!("base: {n}"))),
         _ => {}
     }
-    let (new, old, opaque) = split.finish(new, old_by_path, base.is_some(), mode);
+    let (new, old, opaque_change) = split.finish(new, old_by_path, base.is_some(), mode);
     if new.is_none() {
         return fail(
             format!("{source}: the package holds no regular files"),
@@ -1085,7 +1152,8 @@ pub fn render_package_mode(
         notes,
         Ok((r.text.into(), r.sections)),
     );
-    input.opaque_code = opaque;
+    let cut = cut_note(r.cut_capability.iter().map(String::as_str));
+    input.opaque_code = opaque([opaque_change, cut]);
     input.base = base
         .zip(base_sha.clone())
         .map(|(b, sha256)| crate::report::BaseInfo {
@@ -1367,6 +1435,74 @@ mod tests {
         assert!(!is_opaque(
             "tests/data/example.egg/example/__pycache__/__init__.cpython-36.pyc"
         ));
+    }
+
+    /// The text keeps the corpus's 2,048-character cut, but a capability in
+    /// the part cut off makes the code opaque: a stealer after 2,100
+    /// characters of a string on one line was allowed unread. Whole
+    /// packages and version diffs alike; data files, corpus mode, and
+    /// lines whose cut part holds no capability are left as they were.
+    #[test]
+    fn a_capability_past_the_line_cut_makes_the_code_opaque() {
+        let pad = "a".repeat(2100);
+        let hidden = format!("var pad = \"{pad}\"; require('child_process').exec(x);\n");
+        let plain = format!("var pad = \"{pad}\"; var y = 1;\n");
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, files: &[(&str, &str)]| {
+            let files: Vec<(String, Vec<u8>)> = files
+                .iter()
+                .map(|(p, d)| (p.to_string(), d.as_bytes().to_vec()))
+                .collect();
+            tar_gz(dir.path(), name, &files)
+        };
+        let limits = Limits::default();
+        let code = write(
+            "a.tar.gz",
+            &[("pkg/index.js", "x = 1;\n"), ("pkg/lib/m.js", &hidden)],
+        );
+        let why = render_package(None, &code, &limits)
+            .opaque_code
+            .expect("cut capability");
+        assert!(why.contains("lib/m.js") && why.contains("2048"), "{why}");
+        let input = render_package(None, &code, &limits);
+        assert!(
+            input.text.contiguous().contains("[line truncated: "),
+            "the text keeps the cut"
+        );
+        for (name, files) in [
+            (
+                "b.tar.gz",
+                vec![
+                    ("pkg/index.js", "x = 1;\n"),
+                    ("pkg/lib/m.js", plain.as_str()),
+                ],
+            ),
+            (
+                "c.tar.gz",
+                vec![
+                    ("pkg/index.js", "x = 1;\n"),
+                    ("pkg/data/m.json", hidden.as_str()),
+                ],
+            ),
+        ] {
+            let p = write(name, &files);
+            assert_eq!(
+                render_package(None, &p, &limits).opaque_code,
+                None,
+                "{name}"
+            );
+        }
+        let corpus = render_package_mode(None, &code, &limits, RenderMode::Corpus);
+        assert_eq!(corpus.opaque_code, None);
+        // A version diff: the line added in the new release counts.
+        let base = write(
+            "d.tar.gz",
+            &[("pkg/index.js", "x = 1;\n"), ("pkg/lib/m.js", "y = 2;\n")],
+        );
+        let why = render_package(Some(&base), &code, &limits)
+            .opaque_code
+            .expect("in the change");
+        assert!(why.contains("lib/m.js"), "{why}");
     }
 
     /// A version diff drops unchanged members as they arrive; its text must

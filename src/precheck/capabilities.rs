@@ -118,7 +118,7 @@ fn escapes(line: &[u8], unit: impl Fn(&[u8]) -> bool, need: usize) -> bool {
 }
 
 /// Whether an added line (without its `+`) shows any capability.
-fn is_capability(line: &[u8]) -> bool {
+pub(crate) fn is_capability(line: &[u8]) -> bool {
     lexicon().is_match(line) || long_run(line)
 }
 

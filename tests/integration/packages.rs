@@ -1591,3 +1591,43 @@ fn a_removed_line_cannot_pose_as_a_file_header() {
         "{veto:#}"
     );
 }
+
+/// The text keeps the corpus's cut of lines at 2,048 characters, so a
+/// payload after that point on one line (a minified file, or a long string
+/// first) was read by no one: is-number with string-padder's stealer on one
+/// line after 2,160 characters of a string was allowed. A capability past
+/// the cut now makes the code opaque, naming the file; the same line
+/// without one changes nothing.
+#[test]
+fn a_payload_past_the_line_cut_cannot_be_cleared() {
+    let c = Canary::new();
+    let stealer = tgz_members("packages/malicious/string-padder-2.0.1.tgz")
+        .into_iter()
+        .find(|(p, _)| p == "package/install.js")
+        .unwrap()
+        .1;
+    let one_line = String::from_utf8(stealer).unwrap().replace('\n', " ");
+    // Words, not one run of letters: a long run reads as encoded data.
+    let pad = "lorem ipsum dolor ".repeat(120);
+    let hidden = format!("var pad = \"{pad}\"; {one_line}\n");
+    let plain = format!("var pad = \"{pad}\"; module.exports = pad;\n");
+    let p = is_number_with(&c, "cut.tgz", "package/lib/metrics.js", hidden.as_bytes());
+    let (o, r) = scan_path_json(&c, &p);
+    assert_eq!(
+        (code(&o), r["reason"].as_str()),
+        (2, Some("inconclusive")),
+        "{r:#}"
+    );
+    let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+    assert!(
+        note.contains("past that point") && note.contains("lib/metrics.js"),
+        "{note}"
+    );
+    let p = is_number_with(&c, "plain.tgz", "package/lib/metrics.js", plain.as_bytes());
+    let (o, r) = scan_path_json(&c, &p);
+    assert_eq!(
+        (code(&o), r["reason"].as_str()),
+        (0, Some("precheck-harmless")),
+        "{r:#}"
+    );
+}
