@@ -603,10 +603,25 @@ fn added_header(path: &str, lines: usize) -> String {
     format!("--- /dev/null\n+++ b/{path}\n@@ -0,0 +1,{lines} @@\n")
 }
 
+/// Whether a file renders as one `Binary file` line: a NUL byte in its
+/// first 8 KB, as the corpus decides, except in a scan for a file that runs
+/// with one: Node runs a `.js` with a NUL in a comment and bash a script,
+/// so such a file of is-number holding string-padder's stealer after
+/// `// \0` was one line and allowed. (Python refuses source with a NUL.)
+fn renders_as_binary(path: &str, data: &[u8], mode: RenderMode) -> bool {
+    if !is_binary(data) {
+        return false;
+    }
+    let ext = file_name(path).1;
+    let runs =
+        matches!(extension(&ext), "js" | "cjs" | "mjs" | "sh" | "bash") || data.starts_with(b"#!");
+    mode == RenderMode::Corpus || !runs
+}
+
 /// An added file's section, and whether a line of it was cut where the
 /// part cut off shows a capability (see `Section::cut_capability`).
 fn added(m: &Member, mode: RenderMode) -> (String, bool) {
-    match AddedBody::render(&m.data, mode, |n| added_header(&m.path, n)) {
+    match AddedBody::render(&m.path, &m.data, mode, |n| added_header(&m.path, n)) {
         AddedBody::Binary => (binary_added(&m.path), false),
         AddedBody::Empty => (empty_added(&m.path), false),
         AddedBody::Lines { body, cut, .. } => (body, cut),
@@ -629,14 +644,19 @@ enum AddedBody {
 }
 
 impl AddedBody {
-    fn of(data: &[u8]) -> AddedBody {
-        AddedBody::render(data, RenderMode::Scan, |_| String::new())
+    fn of(path: &str, data: &[u8]) -> AddedBody {
+        AddedBody::render(path, data, RenderMode::Scan, |_| String::new())
     }
 
     /// The `+` lines of an added file, after `start(line count)`: the
     /// header for [`added`], nothing for a body whose header comes later.
-    fn render(data: &[u8], mode: RenderMode, start: impl FnOnce(usize) -> String) -> AddedBody {
-        if is_binary(data) {
+    fn render(
+        path: &str,
+        data: &[u8],
+        mode: RenderMode,
+        start: impl FnOnce(usize) -> String,
+    ) -> AddedBody {
+        if renders_as_binary(path, data, mode) {
             return AddedBody::Binary;
         }
         let text = decode(data);
@@ -673,7 +693,7 @@ impl AddedBody {
 }
 
 fn deleted(m: &Member, mode: RenderMode) -> String {
-    if is_binary(&m.data) {
+    if renders_as_binary(&m.path, &m.data, mode) {
         return format!("Binary file a/{} deleted\n", m.path);
     }
     let text = decode(&m.data);
@@ -694,7 +714,9 @@ fn modified(old: &Member, new: &Member, mode: RenderMode) -> Option<(String, boo
     if old.data == new.data {
         return None;
     }
-    if is_binary(&old.data) || is_binary(&new.data) {
+    if renders_as_binary(&old.path, &old.data, mode)
+        || renders_as_binary(&new.path, &new.data, mode)
+    {
         return Some((
             format!("Binary files a/{} and b/{} differ\n", old.path, new.path),
             false,
@@ -833,7 +855,7 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
         let done: Vec<(String, AddedBody)> = batch
             .into_iter()
             .map(|m| {
-                let body = AddedBody::of(&m.data);
+                let body = AddedBody::of(&m.path, &m.data);
                 (m.path, body)
             })
             .collect();
@@ -1435,6 +1457,46 @@ mod tests {
         assert!(!is_opaque(
             "tests/data/example.egg/example/__pycache__/__init__.cpython-36.pyc"
         ));
+    }
+
+    /// Node runs a `.js` with a NUL byte in a comment, and bash a script:
+    /// in a scan such a file is text, not one `Binary file` line (the
+    /// stealer after `// \0` was never read). Python refuses source with a
+    /// NUL, so a `.py` stays binary, and the corpus mode is unchanged.
+    #[test]
+    fn code_that_runs_with_a_nul_byte_is_read_as_text() {
+        let js = Member {
+            path: "lib/m.js".into(),
+            data: b"// \0\nrequire('child_process').exec(x);\n".to_vec(),
+        };
+        let (text, _) = added(&js, RenderMode::Scan);
+        assert!(
+            text.contains("+require('child_process').exec(x);"),
+            "{text}"
+        );
+        let (text, _) = added(&js, RenderMode::Corpus);
+        assert_eq!(text, "Binary file b/lib/m.js added\n");
+        for (path, data) in [
+            ("bin/tool", &b"#!/bin/sh\n# \0\ncurl x | sh\n"[..]),
+            ("install.sh", b"# \0\ncurl x | sh\n"),
+        ] {
+            let m = Member {
+                path: path.into(),
+                data: data.to_vec(),
+            };
+            assert!(
+                added(&m, RenderMode::Scan).0.contains("+curl x | sh"),
+                "{path}"
+            );
+        }
+        let py = Member {
+            path: "pkg/m.py".into(),
+            data: b"# \0\nimport os\n".to_vec(),
+        };
+        assert_eq!(
+            added(&py, RenderMode::Scan).0,
+            "Binary file b/pkg/m.py added\n"
+        );
     }
 
     /// The text keeps the corpus's 2,048-character cut, but a capability in

@@ -1597,7 +1597,8 @@ fn a_removed_line_cannot_pose_as_a_file_header() {
 /// first) was read by no one: is-number with string-padder's stealer on one
 /// line after 2,160 characters of a string was allowed. A capability past
 /// the cut now makes the code opaque, naming the file; the same line
-/// without one changes nothing.
+/// without one changes nothing. A NUL byte in a comment no longer makes a
+/// file Node runs "binary" and unread.
 #[test]
 fn a_payload_past_the_line_cut_cannot_be_cleared() {
     let c = Canary::new();
@@ -1623,6 +1624,18 @@ fn a_payload_past_the_line_cut_cannot_be_cleared() {
         note.contains("past that point") && note.contains("lib/metrics.js"),
         "{note}"
     );
+    // A NUL byte in a comment made the file "binary", one line no one
+    // read, though Node runs it: now it is read, and named.
+    let mut nul = b"// \0\n".to_vec();
+    nul.extend(one_line.as_bytes());
+    let p = is_number_with(&c, "nul.tgz", "package/lib/metrics.js", &nul);
+    let (o, r) = scan_path_json(&c, &p);
+    assert_eq!(code(&o), 2, "{r:#}");
+    let pre = &r["policies"][0]["precheck"];
+    let at = pre["veto"]["location"]
+        .as_str()
+        .or(pre["location"].as_str());
+    assert!(at.unwrap().starts_with("lib/metrics.js:"), "{pre:#}");
     let p = is_number_with(&c, "plain.tgz", "package/lib/metrics.js", plain.as_bytes());
     let (o, r) = scan_path_json(&c, &p);
     assert_eq!(
