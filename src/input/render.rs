@@ -603,6 +603,81 @@ fn added_header(path: &str, lines: usize) -> String {
     format!("--- /dev/null\n+++ b/{path}\n@@ -0,0 +1,{lines} @@\n")
 }
 
+/// The source encoding a Python file declares (PEP 263: a `coding`
+/// cookie in its first two lines) when it is not one under which the
+/// file's ASCII bytes read as the same ASCII text. Python decodes the file
+/// with it before running it: under `utf-7`, `unicode_escape` or
+/// `raw_unicode_escape` (each checked with Python 3.11) a line of base64 or
+/// of `\x69\x6d…` escapes runs as `import os`, while the text every reader
+/// of the scan gets shows the escapes.
+fn foreign_encoding(path: &str, data: &[u8]) -> Option<String> {
+    if !matches!(extension(&file_name(path).1), "py" | "pyw") {
+        return None;
+    }
+    let mut lines = data.split(|&b| b == b'\n');
+    let head = [lines.next()?, lines.next().unwrap_or(&[])];
+    for line in head {
+        let text = String::from_utf8_lossy(line);
+        let t = text.trim_start_matches([' ', '\t', '\x0c']);
+        if !t.starts_with('#') {
+            // Only a comment line can hold the cookie; a first line of
+            // code ends the search.
+            if !t.trim().is_empty() {
+                return None;
+            }
+            continue;
+        }
+        // The first `coding:` or `coding=` on the line, as PEP 263's
+        // pattern `^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)` finds it.
+        let Some(rest) = t
+            .match_indices("coding")
+            .find_map(|(at, _)| t[at + "coding".len()..].strip_prefix([':', '=']))
+        else {
+            continue;
+        };
+        let name: String = rest
+            .trim_start_matches([' ', '\t'])
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+            .collect();
+        let norm = name.to_ascii_lowercase().replace('_', "-");
+        let transparent = matches!(
+            norm.as_str(),
+            "utf-8" | "utf8" | "utf-8-sig" | "ascii" | "us-ascii" | "latin-1" | "latin1" | "l1"
+        ) || [
+            "iso-8859-",
+            "iso8859-",
+            "cp",
+            "windows-",
+            "euc-",
+            "shift-jis",
+            "gb",
+            "big5",
+            "koi8-",
+            "mac-",
+        ]
+        .iter()
+        .any(|p| norm.starts_with(p));
+        return (!transparent && !name.is_empty()).then_some(name);
+    }
+    None
+}
+
+/// The note that makes an input's code opaque when Python files declare a
+/// source encoding under which their bytes may run as other text.
+fn encoding_note(files: &[(String, String)]) -> Option<String> {
+    const SHOWN: usize = 5;
+    if files.is_empty() {
+        return None;
+    }
+    let shown: Vec<String> = files.iter().map(|(p, e)| format!("{p} ({e})")).collect();
+    let names = crate::util::first_few(&shown, SHOWN);
+    Some(format!(
+        "{} Python file(s) declare a source encoding under which their bytes run as other text than the scan reads ({names}): Python decodes them first, so `+AGkAbQBw…` (utf-7) or `\\x69\\x6d…` (unicode_escape) runs as code; review them and allowlist the artifact by sha256",
+        files.len()
+    ))
+}
+
 /// Whether a file renders as one `Binary file` line: a NUL byte in its
 /// first 8 KB, as the corpus decides, except in a scan for a file that runs
 /// with one: Node runs a `.js` with a NUL in a comment and bash a script,
@@ -851,14 +926,24 @@ const BATCH_BYTES: usize = 1 << 20;
 fn render_streamed(path: &Path, limits: &Limits) -> Input {
     let source = path.display().to_string();
     let bodies = std::sync::Mutex::new(Vec::<(String, AddedBody)>::new());
+    let encoded = std::sync::Mutex::new(Vec::<(String, String)>::new());
     let render_batch = |batch: Vec<Member>| {
+        let mut odd = Vec::new();
         let done: Vec<(String, AddedBody)> = batch
             .into_iter()
             .map(|m| {
+                if let Some(e) = foreign_encoding(&m.path, &m.data) {
+                    odd.push((m.path.clone(), e));
+                }
                 let body = AddedBody::of(&m.path, &m.data);
                 (m.path, body)
             })
             .collect();
+        if !odd.is_empty() {
+            if let Ok(mut all) = encoded.lock() {
+                all.extend(odd);
+            }
+        }
         // Only a panic while holding the lock poisons it (and a scope
         // re-raises a task's panic). A poisoned lock stays poisoned, so the
         // package is refused below, never rendered from part of its members.
@@ -928,7 +1013,13 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
         body.push_to(&sections[sections.len() - 1].1, &mut text);
     }
     let mut input = package_input(&source, kind, &sha, bytes, notes, Ok((text, sections)));
-    input.opaque_code = opaque([opaque_compiled, linked_note(&links), opaque_cut]);
+    let encoded = encoded.into_inner().unwrap_or_default();
+    input.opaque_code = opaque([
+        opaque_compiled,
+        linked_note(&links),
+        opaque_cut,
+        encoding_note(&encoded),
+    ]);
     if !holds_content(&input.text) {
         input.unjudgeable = Some(format!(
             "the package holds no readable text: its {n_files} file(s) are all binary or empty, so the pre-check and the detectors would judge file names alone; review its files by hand, or allowlist the artifact by sha256"
@@ -1161,6 +1252,14 @@ pub fn render_package_mode(
         );
     }
     let new = new.unwrap_or_default();
+    let encoded: Vec<(String, String)> = if mode == RenderMode::Scan {
+        new.members
+            .iter()
+            .filter_map(|m| foreign_encoding(&m.path, &m.data).map(|e| (m.path.clone(), e)))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let r = render(old, new, mode);
     let empty = base.is_some() && r.text.is_empty();
     if let Some(b) = base {
@@ -1175,7 +1274,7 @@ pub fn render_package_mode(
         Ok((r.text.into(), r.sections)),
     );
     let cut = cut_note(r.cut_capability.iter().map(String::as_str));
-    input.opaque_code = opaque([opaque_change, cut]);
+    input.opaque_code = opaque([opaque_change, cut, encoding_note(&encoded)]);
     input.base = base
         .zip(base_sha.clone())
         .map(|(b, sha256)| crate::report::BaseInfo {
@@ -1457,6 +1556,37 @@ mod tests {
         assert!(!is_opaque(
             "tests/data/example.egg/example/__pycache__/__init__.cpython-36.pyc"
         ));
+    }
+
+    #[test]
+    fn python_source_encodings_that_hide_code_are_named() {
+        let enc = |path: &str, head: &str| foreign_encoding(path, head.as_bytes());
+        for (head, want) in [
+            ("# coding: utf-7\n+AGkAbQBw-\n", "utf-7"),
+            (
+                "#!/usr/bin/env python\n# -*- coding: unicode_escape -*-\n",
+                "unicode_escape",
+            ),
+            (
+                "# vim: set fileencoding=raw-unicode-escape :\n",
+                "raw-unicode-escape",
+            ),
+            ("# a coding note, coding: punycode\n", "punycode"),
+        ] {
+            assert_eq!(enc("pkg/m.py", head).as_deref(), Some(want), "{head:?}");
+        }
+        for head in [
+            "# -*- coding: utf-8 -*-\n",
+            "# coding=latin-1\n",
+            "# coding: iso-8859-15\n",
+            "# coding: big5\n",
+            "import os\n# coding: utf-7\n",
+            "x = 1\n",
+            "\n\n# coding: utf-7\n",
+        ] {
+            assert_eq!(enc("pkg/m.py", head), None, "{head:?}");
+        }
+        assert_eq!(enc("pkg/m.txt", "# coding: utf-7\n"), None);
     }
 
     /// Node runs a `.js` with a NUL byte in a comment, and bash a script:

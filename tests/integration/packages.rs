@@ -1598,9 +1598,10 @@ fn a_removed_line_cannot_pose_as_a_file_header() {
 /// line after 2,160 characters of a string was allowed. A capability past
 /// the cut now makes the code opaque, naming the file; the same line
 /// without one changes nothing. A NUL byte in a comment no longer makes a
-/// file Node runs "binary" and unread.
+/// file Node runs "binary" and unread, and a Python file declaring a source
+/// encoding that turns base64 into code (utf-7) makes the code opaque.
 #[test]
-fn a_payload_past_the_line_cut_cannot_be_cleared() {
+fn payloads_the_text_does_not_show_cannot_be_cleared() {
     let c = Canary::new();
     let stealer = tgz_members("packages/malicious/string-padder-2.0.1.tgz")
         .into_iter()
@@ -1636,6 +1637,14 @@ fn a_payload_past_the_line_cut_cannot_be_cleared() {
         .as_str()
         .or(pre["location"].as_str());
     assert!(at.unwrap().starts_with("lib/metrics.js:"), "{pre:#}");
+    // Python source in utf-7: its lines are base64 to every reader of the
+    // text, and `import os` to Python.
+    let utf7 = "# coding: utf-7\n+AGkAbQBwAG8AcgB0ACAAbwBz-\n";
+    let p = is_number_with(&c, "utf7.tgz", "package/lib/helper.py", utf7.as_bytes());
+    let (o, r) = scan_path_json(&c, &p);
+    assert_eq!(code(&o), 2, "{r:#}");
+    let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+    assert!(note.contains("lib/helper.py (utf-7)"), "{note}");
     let p = is_number_with(&c, "plain.tgz", "package/lib/metrics.js", plain.as_bytes());
     let (o, r) = scan_path_json(&c, &p);
     assert_eq!(
