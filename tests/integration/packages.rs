@@ -961,6 +961,15 @@ fn is_number_with(c: &Canary, name: &str, path: &str, data: &[u8]) -> std::path:
 }
 
 /// Members of a fixture `.tgz`, in order.
+/// string-padder's synthetic `.npmrc` stealer (`package/install.js`).
+fn string_padder_stealer() -> Vec<u8> {
+    tgz_members("packages/malicious/string-padder-2.0.1.tgz")
+        .into_iter()
+        .find(|(p, _)| p == "package/install.js")
+        .unwrap()
+        .1
+}
+
 fn tgz_members(rel: &str) -> Vec<(String, Vec<u8>)> {
     use std::io::Read;
     let gz = flate2::read::GzDecoder::new(std::fs::File::open(fixture(rel)).unwrap());
@@ -1197,11 +1206,7 @@ fn a_link_that_makes_a_document_run_as_code_cannot_be_cleared() {
 fn a_payload_hidden_in_a_cleared_package_is_not_allowed() {
     let c = Canary::new();
     let clean = fixture("packages/benign/is-number-7.0.0.tgz");
-    let payload = tgz_members("packages/malicious/string-padder-2.0.1.tgz")
-        .into_iter()
-        .find(|(p, _)| p == "package/install.js")
-        .unwrap()
-        .1;
+    let payload = string_padder_stealer();
     let hidden = is_number_with(
         &c,
         "is-number-7.0.1.tgz",
@@ -1534,11 +1539,7 @@ fn upgrades_are_judged_against_the_newest_accepted_release() {
 fn a_removed_line_cannot_pose_as_a_file_header() {
     let c = Canary::new();
     let members = tgz_members("packages/benign/is-number-7.0.0.tgz");
-    let stealer = tgz_members("packages/malicious/string-padder-2.0.1.tgz")
-        .into_iter()
-        .find(|(p, _)| p == "package/install.js")
-        .unwrap()
-        .1;
+    let stealer = string_padder_stealer();
     let head = "var a = 2, x = 1, b = 0, README = {md: 1};\n";
     let old = format!("{head}-- a/x\nmodule.exports = a;\n");
     let mut new = format!("{head}++ b/README.md\n").into_bytes();
@@ -1603,11 +1604,7 @@ fn a_removed_line_cannot_pose_as_a_file_header() {
 #[test]
 fn payloads_the_text_does_not_show_cannot_be_cleared() {
     let c = Canary::new();
-    let stealer = tgz_members("packages/malicious/string-padder-2.0.1.tgz")
-        .into_iter()
-        .find(|(p, _)| p == "package/install.js")
-        .unwrap()
-        .1;
+    let stealer = string_padder_stealer();
     let one_line = String::from_utf8(stealer).unwrap().replace('\n', " ");
     // Words, not one run of letters: a long run reads as encoded data.
     let pad = "lorem ipsum dolor ".repeat(120);
