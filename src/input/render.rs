@@ -277,7 +277,14 @@ fn opaque(reasons: impl IntoIterator<Item = Option<String>>) -> Option<String> {
 /// the text every reader gets stops before it.
 fn cut_note<'a>(paths: impl Iterator<Item = &'a str>) -> Option<String> {
     const SHOWN: usize = 5;
-    let paths: Vec<&str> = paths.filter(|p| !is_inert(p)).collect();
+    // Files that run: code and scripts by name, `.pth`, and files without
+    // an extension (`bin/` commands). Not source maps or other data, whose
+    // long lines hold code-like words but never run.
+    let runs = |p: &&str| {
+        let ext = extension(&file_name(p).1).to_string();
+        rank(p) <= 6 || ext == "pth" || ext.is_empty()
+    };
+    let paths: Vec<&str> = paths.filter(runs).collect();
     if paths.is_empty() {
         return None;
     }
@@ -663,6 +670,100 @@ fn foreign_encoding(path: &str, data: &[u8]) -> Option<String> {
     None
 }
 
+/// Members whose code a reader of the text would not see as code: Python
+/// files in a source encoding that hides it ([`foreign_encoding`]), and
+/// files a `package.json` makes Node run though their names say
+/// documentation or data ([`node_entry_points`]). Paths are archive paths.
+#[derive(Default)]
+struct HiddenCode {
+    /// (file, declared encoding)
+    encoded: Vec<(String, String)>,
+    /// (package.json, a file it makes Node run)
+    entries: Vec<(String, String)>,
+}
+
+impl HiddenCode {
+    fn look_at(&mut self, m: &Member) {
+        if let Some(e) = foreign_encoding(&m.path, &m.data) {
+            self.encoded.push((m.path.clone(), e));
+        }
+        for target in node_entry_points(&m.path, &m.data) {
+            self.entries.push((m.path.clone(), target));
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.encoded.is_empty() && self.entries.is_empty()
+    }
+
+    fn extend(&mut self, other: HiddenCode) {
+        self.encoded.extend(other.encoded);
+        self.entries.extend(other.entries);
+    }
+}
+
+/// The files a `package.json` at `path` makes Node run (its `main`, its
+/// `bin` commands and its `exports`), from the archive root, when their
+/// names say documentation or data: Node loads a `main` of any extension
+/// but `.json` and `.node` as JavaScript, so `"main": "docs/notes.txt"`
+/// ran a stealer that was read as prose (allowed before session 16).
+fn node_entry_points(path: &str, data: &[u8]) -> Vec<String> {
+    if file_name(path).0 != "package.json" {
+        return Vec::new();
+    }
+    let Ok(json) = serde_json::from_slice::<serde_json::Value>(data) else {
+        return Vec::new();
+    };
+    fn strings<'a>(v: &'a serde_json::Value, out: &mut Vec<&'a str>) {
+        match v {
+            serde_json::Value::String(s) => out.push(s),
+            serde_json::Value::Array(a) => a.iter().for_each(|v| strings(v, out)),
+            serde_json::Value::Object(o) => o.values().for_each(|v| strings(v, out)),
+            _ => {}
+        }
+    }
+    let mut targets = Vec::new();
+    for key in ["main", "bin", "exports"] {
+        if let Some(v) = json.get(key) {
+            strings(v, &mut targets);
+        }
+    }
+    let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+    targets
+        .into_iter()
+        .filter_map(|t| {
+            let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+            for part in t.split('/') {
+                match part {
+                    "" | "." => {}
+                    ".." => {
+                        parts.pop()?;
+                    }
+                    p => parts.push(p),
+                }
+            }
+            let full = parts.join("/");
+            let ext = extension(&file_name(&full).1).to_string();
+            (is_inert(&full) && ext != "json" && ext != "node").then_some(full)
+        })
+        .collect()
+}
+
+/// The note that makes an input's code opaque when a `package.json` makes
+/// Node run files whose names say documentation or data.
+fn entry_note(entries: &[(String, String)]) -> Option<String> {
+    const SHOWN: usize = 5;
+    if entries.is_empty() {
+        return None;
+    }
+    let shown: Vec<String> = entries.iter().map(|(p, t)| format!("{p} -> {t}")).collect();
+    let names = crate::util::first_few(&shown, SHOWN);
+    Some(format!(
+        "{} file(s) named as documentation or data are what a package.json makes Node run (its main, bin or exports: {names}), so they run as JavaScript but were read as documentation or data; review them and allowlist the artifact by sha256",
+        entries.len()
+    ))
+}
+
 /// The note that makes an input's code opaque when Python files declare a
 /// source encoding under which their bytes may run as other text.
 fn encoding_note(files: &[(String, String)]) -> Option<String> {
@@ -926,22 +1027,20 @@ const BATCH_BYTES: usize = 1 << 20;
 fn render_streamed(path: &Path, limits: &Limits) -> Input {
     let source = path.display().to_string();
     let bodies = std::sync::Mutex::new(Vec::<(String, AddedBody)>::new());
-    let encoded = std::sync::Mutex::new(Vec::<(String, String)>::new());
+    let hidden = std::sync::Mutex::new(HiddenCode::default());
     let render_batch = |batch: Vec<Member>| {
-        let mut odd = Vec::new();
+        let mut found = HiddenCode::default();
         let done: Vec<(String, AddedBody)> = batch
             .into_iter()
             .map(|m| {
-                if let Some(e) = foreign_encoding(&m.path, &m.data) {
-                    odd.push((m.path.clone(), e));
-                }
+                found.look_at(&m);
                 let body = AddedBody::of(&m.path, &m.data);
                 (m.path, body)
             })
             .collect();
-        if !odd.is_empty() {
-            if let Ok(mut all) = encoded.lock() {
-                all.extend(odd);
+        if !found.is_empty() {
+            if let Ok(mut all) = hidden.lock() {
+                all.extend(found);
             }
         }
         // Only a panic while holding the lock poisons it (and a scope
@@ -1013,12 +1112,13 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
         body.push_to(&sections[sections.len() - 1].1, &mut text);
     }
     let mut input = package_input(&source, kind, &sha, bytes, notes, Ok((text, sections)));
-    let encoded = encoded.into_inner().unwrap_or_default();
+    let hidden = hidden.into_inner().unwrap_or_default();
     input.opaque_code = opaque([
         opaque_compiled,
         linked_note(&links),
         opaque_cut,
-        encoding_note(&encoded),
+        encoding_note(&hidden.encoded),
+        entry_note(&hidden.entries),
     ]);
     if !holds_content(&input.text) {
         input.unjudgeable = Some(format!(
@@ -1252,14 +1352,10 @@ pub fn render_package_mode(
         );
     }
     let new = new.unwrap_or_default();
-    let encoded: Vec<(String, String)> = if mode == RenderMode::Scan {
-        new.members
-            .iter()
-            .filter_map(|m| foreign_encoding(&m.path, &m.data).map(|e| (m.path.clone(), e)))
-            .collect()
-    } else {
-        Vec::new()
-    };
+    let mut hidden = HiddenCode::default();
+    if mode == RenderMode::Scan {
+        new.members.iter().for_each(|m| hidden.look_at(m));
+    }
     let r = render(old, new, mode);
     let empty = base.is_some() && r.text.is_empty();
     if let Some(b) = base {
@@ -1274,7 +1370,12 @@ pub fn render_package_mode(
         Ok((r.text.into(), r.sections)),
     );
     let cut = cut_note(r.cut_capability.iter().map(String::as_str));
-    input.opaque_code = opaque([opaque_change, cut, encoding_note(&encoded)]);
+    input.opaque_code = opaque([
+        opaque_change,
+        cut,
+        encoding_note(&hidden.encoded),
+        entry_note(&hidden.entries),
+    ]);
     input.base = base
         .zip(base_sha.clone())
         .map(|(b, sha256)| crate::report::BaseInfo {
@@ -1556,6 +1657,34 @@ mod tests {
         assert!(!is_opaque(
             "tests/data/example.egg/example/__pycache__/__init__.cpython-36.pyc"
         ));
+    }
+
+    /// Node runs a package's `main`, `bin` and `exports` whatever their
+    /// extension (but `.json` and `.node`): a `main` of `docs/notes.txt`
+    /// ran a stealer read as prose.
+    #[test]
+    fn files_a_package_json_makes_node_run_are_named_when_named_as_docs() {
+        let pj = |json: &str| node_entry_points("package/package.json", json.as_bytes());
+        assert_eq!(
+            pj(r#"{"main": "docs/notes.txt"}"#),
+            ["package/docs/notes.txt"]
+        );
+        assert_eq!(
+            pj(
+                r#"{"bin": {"a": "./bin/a.md", "b": "bin/b.js"}, "exports": {".": {"require": "./x.css"}}}"#
+            ),
+            ["package/bin/a.md", "package/x.css"]
+        );
+        for json in [
+            r#"{"main": "index.js"}"#,
+            r#"{"main": "data.json", "bin": "cli"}"#,
+            r#"{"main": "../../outside.txt"}"#,
+            r#"{"name": "x"}"#,
+            "not json",
+        ] {
+            assert!(pj(json).is_empty(), "{json}");
+        }
+        assert!(node_entry_points("package/README.md", br#"{"main": "a.txt"}"#).is_empty());
     }
 
     #[test]

@@ -1600,7 +1600,8 @@ fn a_removed_line_cannot_pose_as_a_file_header() {
 /// the cut now makes the code opaque, naming the file; the same line
 /// without one changes nothing. A NUL byte in a comment no longer makes a
 /// file Node runs "binary" and unread, and a Python file declaring a source
-/// encoding that turns base64 into code (utf-7) makes the code opaque.
+/// encoding that turns base64 into code (utf-7), or a package.json whose
+/// `main` is a `.txt`, makes the code opaque.
 #[test]
 fn payloads_the_text_does_not_show_cannot_be_cleared() {
     let c = Canary::new();
@@ -1642,6 +1643,29 @@ fn payloads_the_text_does_not_show_cannot_be_cleared() {
     assert_eq!(code(&o), 2, "{r:#}");
     let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
     assert!(note.contains("lib/helper.py (utf-7)"), "{note}");
+    // A package.json whose main is a .txt: Node runs it as JavaScript.
+    let mut members = tgz_members("packages/benign/is-number-7.0.0.tgz");
+    for (path, data) in members.iter_mut() {
+        if path == "package/package.json" {
+            let mut json: serde_json::Value = serde_json::from_slice(data).unwrap();
+            json["main"] = "docs/notes.txt".into();
+            *data = serde_json::to_vec_pretty(&json).unwrap();
+        }
+    }
+    members.push(("package/docs/notes.txt".into(), string_padder_stealer()));
+    let refs: Vec<(&str, &[u8])> = members
+        .iter()
+        .map(|(p, d)| (p.as_str(), d.as_slice()))
+        .collect();
+    let p = c.dir.path().join("main-txt.tgz");
+    std::fs::write(&p, tar_gz(&refs, false)).unwrap();
+    let (o, r) = scan_path_json(&c, &p);
+    assert_eq!(code(&o), 2, "{r:#}");
+    let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+    assert!(
+        note.contains("package/package.json -> package/docs/notes.txt"),
+        "{note}"
+    );
     let p = is_number_with(&c, "plain.tgz", "package/lib/metrics.js", plain.as_bytes());
     let (o, r) = scan_path_json(&c, &p);
     assert_eq!(
