@@ -387,7 +387,7 @@ fn rank(path: &str) -> u8 {
 }
 
 /// Documentation and data: files that installing, importing or building a
-/// package never runs (prose, licences, tables, fixtures, service JSON, and
+/// package never runs (prose, licences, tables, fixtures, service JSON, source maps, and
 /// whatever lies in a test tree that is not Python, JavaScript or a shell
 /// script: lexer samples, parser error cases). Code, configuration, scripts,
 /// binaries and anything unrecognised outside a test tree are not inert, so
@@ -421,6 +421,8 @@ pub fn is_inert(path: &str) -> bool {
             | "tex"
             | "bib"
             | "rtf"
+            // Source maps: JSON that tools read and no runtime executes.
+            | "map"
     )
 }
 
@@ -1520,6 +1522,7 @@ mod tests {
             "pkg/data/service-2.json",
             "tests/examplefiles/x.output",
             "scipy/stats/tests/data/SmLs03.dat",
+            "dist/esm/server/send-response.js.map",
             // Test trees: samples and error cases whatever their extension.
             "tests/legacy_tests/data/invalid-utf8-byte.loader-error",
             "tests/examplefiles/wowtoc/files.toc",
