@@ -909,6 +909,11 @@ fn ambiguous_names<R: Read>(entry: &mut tar::Entry<'_, R>) -> Option<String> {
     None
 }
 
+/// A tar header's text field: its bytes before the first NUL.
+fn up_to_nul(field: &[u8]) -> &[u8] {
+    field.split(|&b| b == 0).next().unwrap_or(&[])
+}
+
 /// Why a member's declared data would be read as headers by Python's
 /// tarfile, if it would. Python skips the data of regular files (and of
 /// types it does not know) only; after a link, directory, device or fifo it
@@ -924,8 +929,7 @@ fn data_python_does_not_skip<R: Read>(
     if size == 0 {
         return None;
     }
-    let header_name = entry.header().as_old().name;
-    let header_name = header_name.split(|&b| b == 0).next().unwrap_or(&[]);
+    let header_name = up_to_nul(&entry.header().as_old().name);
     // Python's tarfile reads an old-style regular file named `x/` as a
     // directory.
     let old_style_dir = typeflag == 0 && (header_name.ends_with(b"/") || raw_path.ends_with(b"/"));
@@ -993,9 +997,8 @@ fn prefix_only_python_reads<R: Read>(
     if h.as_ustar().is_some() || matches!(typeflag, b'L' | b'K' | b'S') {
         return None;
     }
-    let prefix = h.as_bytes()[345..500].split(|&b| b == 0).next()?;
-    let name = h.as_old().name;
-    let name = name.split(|&b| b == 0).next().unwrap_or(&[]);
+    let prefix = up_to_nul(&h.as_bytes()[345..500]);
+    let name = up_to_nul(&h.as_old().name);
     // A long name or pax path replaces the joined name in both readers.
     if prefix.is_empty() || raw_path != name {
         return None;
@@ -1172,16 +1175,13 @@ fn read_tar<R: Read>(
                 ),
             });
         }
-        if let Some(why) = ambiguous_names(&mut entry) {
-            return Err(ArchiveError::Ambiguous { member: name, why });
-        }
-        if let Some(why) = npm_skips_or_renames(&entry, typeflag, &raw_path) {
-            return Err(ArchiveError::Ambiguous { member: name, why });
-        }
-        if let Some(why) = prefix_only_python_reads(&entry, typeflag, &raw_path) {
-            return Err(ArchiveError::Ambiguous { member: name, why });
-        }
-        if let Some(why) = data_python_does_not_skip(&entry, typeflag, &raw_path) {
+        // Each reason readers would see this member otherwise; the first
+        // found refuses the archive.
+        let why = ambiguous_names(&mut entry)
+            .or_else(|| npm_skips_or_renames(&entry, typeflag, &raw_path))
+            .or_else(|| prefix_only_python_reads(&entry, typeflag, &raw_path))
+            .or_else(|| data_python_does_not_skip(&entry, typeflag, &raw_path));
+        if let Some(why) = why {
             return Err(ArchiveError::Ambiguous { member: name, why });
         }
         let path = member_path(&raw_path, at, c)?;

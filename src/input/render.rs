@@ -250,20 +250,29 @@ fn is_opaque(path: &str) -> bool {
 /// `setup.py` or a module's it runs, yet the pre-check read it as
 /// documentation or data and the veto, which reads code only, not at all.
 fn linked_note(links: &[(String, String)]) -> Option<String> {
-    const SHOWN: usize = 5;
     let bad: Vec<String> = links
         .iter()
         .filter(|(link, to)| !is_inert(link) && is_inert(to))
         .map(|(link, to)| format!("{link} -> {to}"))
         .collect();
-    if bad.is_empty() {
+    files_note(&bad, |n, names| {
+        format!(
+        "links give {n} documentation or data file(s) the name of a code file, where they run, but they were read as documentation or data ({names}); review them and allowlist the artifact by sha256"
+    )
+    })
+}
+
+/// A note naming files (the first few, then a count), or `None` when there
+/// are none: `say(count, names)` words it.
+fn files_note<S: AsRef<str>>(
+    shown: &[S],
+    say: impl FnOnce(usize, &str) -> String,
+) -> Option<String> {
+    const SHOWN: usize = 5;
+    if shown.is_empty() {
         return None;
     }
-    let names = crate::util::first_few(&bad, SHOWN);
-    Some(format!(
-        "links give {} documentation or data file(s) the name of a code file, where they run, but they were read as documentation or data ({names}); review them and allowlist the artifact by sha256",
-        bad.len()
-    ))
+    Some(say(shown.len(), &crate::util::first_few(shown, SHOWN)))
 }
 
 /// Every reason an input's code is opaque, when it has any.
@@ -276,7 +285,6 @@ fn opaque(reasons: impl IntoIterator<Item = Option<String>>) -> Option<String> {
 /// cut (at the corpus's 2,048 characters) with a capability past the cut:
 /// the text every reader gets stops before it.
 fn cut_note<'a>(paths: impl Iterator<Item = &'a str>) -> Option<String> {
-    const SHOWN: usize = 5;
     // Files that run: code and scripts by name, `.pth`, and files without
     // an extension (`bin/` commands). Not source maps or other data, whose
     // long lines hold code-like words but never run.
@@ -285,29 +293,22 @@ fn cut_note<'a>(paths: impl Iterator<Item = &'a str>) -> Option<String> {
         rank(p) <= 6 || ext == "pth" || ext.is_empty()
     };
     let paths: Vec<&str> = paths.filter(runs).collect();
-    if paths.is_empty() {
-        return None;
-    }
-    let names = crate::util::first_few(&paths, SHOWN);
-    Some(format!(
-        "{} code file(s) hold a line longer than {LINE_CAP} characters with a capability (process, network, dynamic code, environment, install hook or encoded data) past that point, where the text the pre-check and the detectors read is cut ({names}); review those lines and allowlist the artifact by sha256",
-        paths.len()
-    ))
+    files_note(&paths, |n, names| {
+        format!(
+        "{n} code file(s) hold a line longer than {LINE_CAP} characters with a capability (process, network, dynamic code, environment, install hook or encoded data) past that point, where the text the pre-check and the detectors read is cut ({names}); review those lines and allowlist the artifact by sha256"
+    )
+    })
 }
 
 /// The note that makes an input's compiled code opaque (see
 /// [`Input::opaque_code`](super::Input::opaque_code)), naming the first few files.
 fn compiled_note<'a>(paths: impl Iterator<Item = &'a str>) -> Option<String> {
-    const SHOWN: usize = 5;
     let paths: Vec<&str> = paths.collect();
-    if paths.is_empty() {
-        return None;
-    }
-    let names = crate::util::first_few(&paths, SHOWN);
-    Some(format!(
-        "holds {} compiled Python file(s) that no reader of its text can judge ({names}): Python runs a .pyc with no source beside it, and a cached one in place of its source; review the bytecode and allowlist the artifact by sha256, or remove the files",
-        paths.len()
-    ))
+    files_note(&paths, |n, names| {
+        format!(
+        "holds {n} compiled Python file(s) that no reader of its text can judge ({names}): Python runs a .pyc with no source beside it, and a cached one in place of its source; review the bytecode and allowlist the artifact by sha256, or remove the files"
+    )
+    })
 }
 
 /// The file name of a member path, and its lowercase form.
@@ -476,15 +477,22 @@ fn decode(data: &[u8]) -> Cow<'_, str> {
     }
 }
 
+/// Where the corpus cuts a line longer than `LINE_CAP` bytes: the last
+/// character boundary at or before it.
+fn cut_point(line: &str) -> usize {
+    let mut end = LINE_CAP;
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    end
+}
+
 /// The line, or its first `LINE_CAP` bytes with the corpus's truncation mark.
 fn cut_line(line: &str) -> std::borrow::Cow<'_, str> {
     if line.len() <= LINE_CAP {
         return line.into();
     }
-    let mut end = LINE_CAP;
-    while !line.is_char_boundary(end) {
-        end -= 1;
-    }
+    let end = cut_point(line);
     format!(
         "{} [line truncated: {} chars]",
         &line[..end],
@@ -532,12 +540,8 @@ impl Section {
             && !self.cut_capability
             && line.len() > LINE_CAP
         {
-            let mut end = LINE_CAP;
-            while !line.is_char_boundary(end) {
-                end -= 1;
-            }
             self.cut_capability =
-                crate::precheck::capabilities::is_capability(&line.as_bytes()[end..]);
+                crate::precheck::capabilities::is_capability(&line.as_bytes()[cut_point(line)..]);
         }
         let len = prefix.map_or(0, char::len_utf8) + body.len();
         if self.mode == RenderMode::Corpus && self.s.len() + len + 1 > FILE_CAP {
@@ -754,31 +758,23 @@ fn node_entry_points(path: &str, data: &[u8]) -> Vec<String> {
 /// The note that makes an input's code opaque when a `package.json` makes
 /// Node run files whose names say documentation or data.
 fn entry_note(entries: &[(String, String)]) -> Option<String> {
-    const SHOWN: usize = 5;
-    if entries.is_empty() {
-        return None;
-    }
     let shown: Vec<String> = entries.iter().map(|(p, t)| format!("{p} -> {t}")).collect();
-    let names = crate::util::first_few(&shown, SHOWN);
-    Some(format!(
-        "{} file(s) named as documentation or data are what a package.json makes Node run (its main, bin or exports: {names}), so they run as JavaScript but were read as documentation or data; review them and allowlist the artifact by sha256",
-        entries.len()
-    ))
+    files_note(&shown, |n, names| {
+        format!(
+        "{n} file(s) named as documentation or data are what a package.json makes Node run (its main, bin or exports: {names}), so they run as JavaScript but were read as documentation or data; review them and allowlist the artifact by sha256"
+    )
+    })
 }
 
 /// The note that makes an input's code opaque when Python files declare a
 /// source encoding under which their bytes may run as other text.
 fn encoding_note(files: &[(String, String)]) -> Option<String> {
-    const SHOWN: usize = 5;
-    if files.is_empty() {
-        return None;
-    }
     let shown: Vec<String> = files.iter().map(|(p, e)| format!("{p} ({e})")).collect();
-    let names = crate::util::first_few(&shown, SHOWN);
-    Some(format!(
-        "{} Python file(s) declare a source encoding under which their bytes run as other text than the scan reads ({names}): Python decodes them first, so `+AGkAbQBw…` (utf-7) or `\\x69\\x6d…` (unicode_escape) runs as code; review them and allowlist the artifact by sha256",
-        files.len()
-    ))
+    files_note(&shown, |n, names| {
+        format!(
+        "{n} Python file(s) declare a source encoding under which their bytes run as other text than the scan reads ({names}): Python decodes them first, so `+AGkAbQBw…` (utf-7) or `\\x69\\x6d…` (unicode_escape) runs as code; review them and allowlist the artifact by sha256"
+    )
+    })
 }
 
 /// Whether a file renders as one `Binary file` line: a NUL byte in its
