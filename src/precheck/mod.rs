@@ -14,6 +14,7 @@
 
 pub mod capabilities;
 pub mod features;
+pub mod fold;
 pub mod model;
 
 use std::path::{Path, PathBuf};
@@ -128,7 +129,7 @@ pub enum View {
     /// Only its capability lines with context ([`capabilities`]); named
     /// with the lexicon's version, so a model cannot silently be read
     /// through a different lexicon than it was trained with.
-    #[serde(rename = "capabilities/v2")]
+    #[serde(rename = "capabilities/v3")]
     Capabilities,
 }
 

