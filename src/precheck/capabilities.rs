@@ -55,7 +55,10 @@ pub const CLASSES: &[(&str, &str)] = &[
         concat!(
             r#"\bsubprocess\b|\b(?:os|posix|nt)\.(?:system|popen|exec[lv]p?e?|spawn[lv]?p?e?|posix_spawnp?|fork|forkpty)\b|\bpty\.spawn\b|\bchild_process\b|\bexec(?:File)?Sync\b|\bspawnSync\b|\bcommands\.getoutput\b|\bPopen\b|\bShellExecute|\bstartfile\b|\bpowershell\b"#,
             // os under another name, or its functions imported bare.
-            r#"|\bimport\s+(?:os|posix|nt)\s+as\b|\bimport\s+(?:posix|nt)\b|\bfrom\s+(?:os|posix|nt)\s+import\b.*\b(?:system|popen|exec\w*|spawn\w*|fork\w*|posix_spawnp?|startfile)\b"#,
+            r#"|\bimport\s+(?:os|posix|nt)\s+as\b|\bimport\s+(?:posix|nt)\b|\bfrom\s+(?:os|posix|nt)\s+import\b.*(?:\b(?:system|popen|exec\w*|spawn\w*|fork\w*|posix_spawnp?|startfile)\b|\*)"#,
+            // Its members by a name computed at run time (a literal name is
+            // folded: `getattr(os, 'O_BINARY', 0)` is `os.O_BINARY`).
+            r#"|\bgetattr\s*\(\s*(?:os|posix|nt|subprocess|builtins|__builtins__|socket|importlib|ctypes|pty)\s*,\s*[^'"\s]|\bvars\s*\(\s*(?:os|posix|nt|subprocess|builtins|__builtins__)\s*\)|\b(?:os|posix|nt|subprocess|builtins|socket|importlib)\.__(?:dict|getattribute|getattr)__\b"#,
             // node-gyp runs `<!(cmd)` when npm builds a package with a
             // binding.gyp (npm's default install script, no script named);
             // `(?<!(` in a regex is not one.
@@ -175,6 +178,11 @@ fn matches(line: &[u8]) -> bool {
 }
 
 fn capability(line: &[u8]) -> Hit {
+    // As written when that shows a capability: folding is for lines that
+    // hide theirs, and the lines a model was calibrated on stay as they
+    // were (shown folded, `__builtins__.__dict__['__imp' + 'ort__']`
+    // scored 0.00058 where the line as written scores 0.0040, and gitdb's
+    // tests lost their allow, in session 17's probes).
     if matches(line) {
         return Hit::Written;
     }
@@ -511,6 +519,11 @@ mod tests {
             // v3: what v2 had no pattern for.
             ("import os as o", "process"),
             ("from os import path, system", "process"),
+            ("from os import *", "process"),
+            ("fn = getattr(os, name)", "process"),
+            ("vars(os)[name]('id')", "process"),
+            ("f = os.__getattribute__", "process"),
+            ("os.__dict__[n]('id')", "process"),
             (
                 "\"sources\": [\"<!(echo eA== | base64 -d | sh)\"]",
                 "process",
@@ -543,6 +556,7 @@ mod tests {
             "from typing import (Any, Dict)",
             "from os import path",
             "class Function(Base):",
+            "fd = os.open(path, os.O_RDONLY | getattr(os, 'O_BINARY', 0))",
             "const label = 'is' + '-' + 'number';",
         ] {
             assert!(classes_of(line.as_bytes()).is_empty(), "{line:?}");
