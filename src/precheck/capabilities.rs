@@ -71,8 +71,9 @@ pub const CLASSES: &[(&str, &str)] = &[
         "network",
         concat!(
             r#"\bsocket\b|\burllib[23]?\b|\bhttp\.client\b|\bhttplib\b|\brequests\b|\baiohttp\b|\bhttpx\b|\bftplib\b|\bsmtplib\b|\btelnetlib\b|\bparamiko\b|\bwebsockets?\b|\bfetch\s*\(|\bXMLHttpRequest\b|require\(\s*['"](?:node:)?(?:https?|http2|net|dns|tls|dgram)['"]\s*\)|\bpycurl\b|\bdns\.resolver\b|(?:https?|tcp|ftp)://\d{1,3}(?:\.\d{1,3}){3}|\bcurl\b|\bwget\b|\bInvoke-WebRequest\b|\bDownloadString\b|\bwebhooks?\b"#,
-            // The same modules as ES modules.
-            r#"|(?:\bfrom\s+|\bimport\s*\(\s*)['"](?:node:)?(?:https?|http2|net|dns|tls|dgram)['"]"#,
+            // The same modules as ES modules, npm's HTTP clients, and
+            // Python's other protocol clients.
+            r#"|(?:\bfrom\s+|\bimport\s*\(\s*)['"](?:node:)?(?:https?|http2|net|dns|tls|dgram)['"]|(?:\brequire\s*\(\s*|\bfrom\s+|\bimport\s*\(\s*)['"](?:axios|got|node-fetch|undici|request|needle|superagent|ws|socket\.io-client)['"]|\bopen_connection\b|\bxmlrpc\b|\bimaplib\b|\bpoplib\b"#,
         ),
     ),
     (
@@ -95,6 +96,9 @@ pub const CLASSES: &[(&str, &str)] = &[
             r#"\bos\.environ\b|\bgetenv\b|\bprocess\.env\b|\bexpanduser\b|\bPath\.home\s*\(|\bhomedir\s*\(|\bgetpass\b|\bgetlogin\b|\bwinreg\b|\.ssh/|\.aws/|\.npmrc\b|\.pypirc\b|\.git-credentials\b|Login Data|Local State|\bleveldb\b|\bwallet\b|\bkeychain\b|\bgethostname\b|\bplatform\.node\b|\buserInfo\s*\("#,
             // `from os import environ`; `const { env } = process`.
             r#"|\bfrom\s+os\s+import\b.*\b(?:environ|getenv)\b|=\s*process\s*(?:[;,)]|$)"#,
+            // Files that make code run again later (shell start-up files,
+            // cron, SSH keys, login items).
+            r#"|\.(?:bashrc|zshrc|bash_profile|zprofile)\b|\bauthorized_keys\b|/etc/cron|\bcrontab\b|\bLaunchAgents\b|\bschtasks\b|CurrentVersion\\+Run\b|Start Menu\\+Programs\\+Startup"#,
         ),
     ),
     (
@@ -537,6 +541,13 @@ mod tests {
             ("const { env } = process;", "environment"),
             ("from os import environ", "environment"),
             ("echo eA== | base64 -d", "encoded"),
+            ("const axios = require('axios');", "network"),
+            ("r, w = await asyncio.open_connection(host, 443)", "network"),
+            (
+                "fs.appendFileSync(path.join(home, '.bashrc'), line);",
+                "environment",
+            ),
+            ("open('/etc/cron.d/update', 'w')", "environment"),
         ];
         for (line, class) in cases {
             assert!(
