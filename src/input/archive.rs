@@ -753,9 +753,7 @@ fn emit(
     let result = match format {
         ArchiveFormat::Zip => read_zip(&data, budget, c, at),
         ArchiveFormat::Tar => read_tar(&data[..], budget, c, at),
-        ArchiveFormat::TarGz => {
-            read_stream(flate2::read::MultiGzDecoder::new(&data[..]), budget, c, at)
-        }
+        ArchiveFormat::TarGz => read_stream(GzMembers::new(&data[..]), budget, c, at),
         ArchiveFormat::TarBz2 => {
             read_stream(bzip2::read::MultiBzDecoder::new(&data[..]), budget, c, at)
         }
@@ -841,13 +839,49 @@ pub fn read_archive_with(
     // Python's tarfile read it: reading only the first let a payload in a
     // second member, appended with `cat`, pass unread.
     match format {
-        ArchiveFormat::TarGz => read_tar(flate2::read::MultiGzDecoder::new(bytes), b, &mut c, at)?,
+        ArchiveFormat::TarGz => read_tar(GzMembers::new(bytes), b, &mut c, at)?,
         ArchiveFormat::TarBz2 => read_tar(bzip2::read::MultiBzDecoder::new(bytes), b, &mut c, at)?,
         ArchiveFormat::Tar => read_tar(bytes, b, &mut c, at)?,
         ArchiveFormat::Zip => read_zip(bytes, b, &mut c, at)?,
     }
     c.note_nested(limits);
     Ok(c.package)
+}
+
+/// Every member of a gzip stream, as gzip(1) and Python's gzip module read
+/// it: members one after another, and zero bytes after the last one taken
+/// as padding (a tape or a fixed-size upload pads with them; both tools
+/// skip them). Anything else after a member must be another member, or the
+/// archive is refused: `flate2`'s `MultiGzDecoder` took the padding for a
+/// bad header, so such a package was unreadable to Canary alone.
+struct GzMembers<'a> {
+    member: Option<flate2::bufread::GzDecoder<&'a [u8]>>,
+}
+
+impl<'a> GzMembers<'a> {
+    fn new(bytes: &'a [u8]) -> GzMembers<'a> {
+        GzMembers {
+            member: Some(flate2::bufread::GzDecoder::new(bytes)),
+        }
+    }
+}
+
+impl Read for GzMembers<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        while let Some(member) = &mut self.member {
+            let n = member.read(buf)?;
+            if n > 0 || buf.is_empty() {
+                return Ok(n);
+            }
+            // This member is done; the decoder has consumed exactly its
+            // bytes, trailer included.
+            let rest = self.member.take().map_or(&[][..], |m| m.into_inner());
+            if rest.iter().any(|&b| b != 0) {
+                self.member = Some(flate2::bufread::GzDecoder::new(rest));
+            }
+        }
+        Ok(0)
+    }
 }
 
 /// The most a tar may hold between two members that is not member data:
@@ -1996,6 +2030,36 @@ mod tests {
                 "pkg/vendor/v.tar.gz/pkg/setup.py"
             ]
         );
+    }
+
+    #[test]
+    fn zero_padding_after_the_last_gzip_member_is_skipped_as_gzip_does() {
+        // gzip(1) and Python's gzip skip zero bytes after the last member
+        // (a tape, or a fixed-size upload, pads with them); `MultiGzDecoder`
+        // took them for a bad header, and refused the package.
+        let whole = tar_of(&[("pkg/setup.py", b"payload\n")]);
+        let mut padded = gz(&whole);
+        // A member's trailer may itself end in zero bytes (its size, mod
+        // 2^32): only what follows the member is padding.
+        assert_eq!(padded[padded.len() - 1], 0, "the size's high byte");
+        padded.extend([0u8; 4096]);
+        let p = read_archive(&padded, ArchiveFormat::TarGz, &Limits::default()).unwrap();
+        assert_eq!(paths(&p), ["pkg/setup.py"]);
+        // Padding, then another member: Python would skip the zeros and
+        // read it, while a reader that stops at the padding would not.
+        // Two readings: refused.
+        let mut hidden = padded.clone();
+        hidden.extend(gz(&tar_of(&[("pkg/evil.py", b"x\n")])));
+        assert!(matches!(
+            read_archive(&hidden, ArchiveFormat::TarGz, &Limits::default()),
+            Err(ArchiveError::Corrupt(_))
+        ));
+        // Anything else after the last member is refused, as before.
+        let mut garbage = gz(&whole);
+        garbage.extend(b"garbage");
+        assert!(read_archive(&garbage, ArchiveFormat::TarGz, &Limits::default()).is_err());
+        // A stream of zeros is no gzip at all.
+        assert!(read_archive(&[0u8; 64], ArchiveFormat::TarGz, &Limits::default()).is_err());
     }
 
     #[test]

@@ -1090,6 +1090,10 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
         );
     };
     normalise_paths(&mut files, |f| &mut f.0, RenderMode::Scan);
+    // File order before anything is listed from them: bodies arrive in
+    // the order the workers finish them, and a note listing files in that
+    // order differed from run to run (webpack's cut-line note did).
+    sort_files(&mut files, |f| &f.0);
     let opaque_compiled =
         compiled_note(files.iter().map(|f| f.0.as_str()).filter(|p| is_opaque(p)));
     let opaque_cut = cut_note(
@@ -1104,7 +1108,6 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
             notes,
         );
     }
-    sort_files(&mut files, |f| &f.0);
     let n_files = files.len();
     // The bodies become the text's pieces in file order: no copy.
     let mut text = Text::default();

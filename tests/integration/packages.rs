@@ -1660,6 +1660,27 @@ fn payloads_the_text_does_not_show_cannot_be_cleared() {
         (0, Some("precheck-harmless")),
         "{r:#}"
     );
+    // Files are listed in file order, not in the order the workers
+    // finished them (webpack's note changed from run to run).
+    let mut members = tgz_members("packages/benign/is-number-7.0.0.tgz");
+    for name in ["z", "y", "b", "a"] {
+        members.push((
+            format!("package/lib/{name}.js"),
+            hidden.clone().into_bytes(),
+        ));
+    }
+    let refs: Vec<(&str, &[u8])> = members
+        .iter()
+        .map(|(p, d)| (p.as_str(), d.as_slice()))
+        .collect();
+    let p = c.dir.path().join("four.tgz");
+    std::fs::write(&p, tar_gz(&refs, false)).unwrap();
+    let (_, r) = scan_path_json(&c, &p);
+    let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+    assert!(
+        note.contains("(lib/a.js, lib/b.js, lib/y.js, lib/z.js)"),
+        "{note}"
+    );
 }
 
 /// Blocked as inconclusive because the veto did not clear the input, at a
