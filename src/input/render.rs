@@ -682,14 +682,21 @@ fn foreign_encoding(path: &str, data: &[u8]) -> Option<String> {
 
 /// Members whose code a reader of the text would not see as code: Python
 /// files in a source encoding that hides it ([`foreign_encoding`]), and
-/// files a `package.json` makes Node run though their names say
-/// documentation or data ([`node_entry_points`]). Paths are archive paths.
+/// files Node runs as JavaScript though their names say documentation or
+/// data ([`node_entry_points`], [`node_required_files`]). Paths are archive
+/// paths.
 #[derive(Default)]
 struct HiddenCode {
     /// (file, declared encoding)
     encoded: Vec<(String, String)>,
     /// (package.json, a file it makes Node run)
     entries: Vec<(String, String)>,
+    /// (script, a file it requires), kept only if that file is a member:
+    /// `require('./lib/metadata')` loads `metadata.js` or a folder's
+    /// `index.js` when no file has that exact name.
+    required: Vec<(String, String)>,
+    /// Every member looked at.
+    paths: std::collections::HashSet<String>,
 }
 
 impl HiddenCode {
@@ -700,16 +707,81 @@ impl HiddenCode {
         for target in node_entry_points(&m.path, &m.data) {
             self.entries.push((m.path.clone(), target));
         }
-    }
-
-    fn is_empty(&self) -> bool {
-        self.encoded.is_empty() && self.entries.is_empty()
+        for target in node_required_files(&m.path, &m.data) {
+            self.required.push((m.path.clone(), target));
+        }
+        self.paths.insert(m.path.clone());
     }
 
     fn extend(&mut self, other: HiddenCode) {
         self.encoded.extend(other.encoded);
         self.entries.extend(other.entries);
+        self.required.extend(other.required);
+        self.paths.extend(other.paths);
     }
+
+    /// (package.json or script, a file named as documentation or data that
+    /// it makes Node run as JavaScript).
+    fn runs_as_js(&self) -> Vec<(String, String)> {
+        let required = self.required.iter().filter(|(_, t)| self.paths.contains(t));
+        self.entries.iter().chain(required).cloned().collect()
+    }
+}
+
+/// `target` (a path as a `package.json` or a `require` writes it) from the
+/// folder `dir`, or `None` when it climbs out of the archive.
+fn resolve_from(dir: &str, target: &str) -> Option<String> {
+    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+    for part in target.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            p => parts.push(p),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// Whether Node runs `path` as JavaScript when told to load it (any
+/// extension but `.json` and `.node`) though its name says documentation
+/// or data, so the scan reads it as such.
+fn runs_as_js_but_reads_inert(path: &str) -> bool {
+    let ext = extension(&file_name(path).1).to_string();
+    is_inert(path) && ext != "json" && ext != "node"
+}
+
+/// The files a JavaScript file at `path` loads with `require('./…')` (a
+/// literal relative path), from the archive root, when their names say
+/// documentation or data: Node runs a required file of any extension but
+/// `.json` and `.node` as JavaScript, so `require('../docs/notes.txt')`
+/// ran string-padder's stealer, read as prose (allowed before session 17).
+fn node_required_files(path: &str, data: &[u8]) -> Vec<String> {
+    if !matches!(extension(&file_name(path).1), "js" | "cjs" | "mjs") {
+        return Vec::new();
+    }
+    static REQUIRE: std::sync::OnceLock<regex::bytes::Regex> = std::sync::OnceLock::new();
+    let re = REQUIRE.get_or_init(|| {
+        // A constant pattern, checked by the tests below.
+        regex::bytes::Regex::new(
+            r#"\brequire\s*\(\s*(?:'(\.{1,2}/[^'\n]*)'|"(\.{1,2}/[^"\n]*)")\s*\)"#,
+        )
+        .expect("require pattern compiles")
+    });
+    let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+    let mut out: Vec<String> = Vec::new();
+    let found = re
+        .captures_iter(data)
+        .filter_map(|c| c.get(1).or_else(|| c.get(2)))
+        .filter_map(|t| resolve_from(dir, &String::from_utf8_lossy(t.as_bytes())))
+        .filter(|full| runs_as_js_but_reads_inert(full));
+    for full in found {
+        if !out.contains(&full) {
+            out.push(full);
+        }
+    }
+    out
 }
 
 /// The files a `package.json` at `path` makes Node run (its `main`, its
@@ -728,7 +800,15 @@ fn node_entry_points(path: &str, data: &[u8]) -> Vec<String> {
         match v {
             serde_json::Value::String(s) => out.push(s),
             serde_json::Value::Array(a) => a.iter().for_each(|v| strings(v, out)),
-            serde_json::Value::Object(o) => o.values().for_each(|v| strings(v, out)),
+            // Export conditions Node never loads (stylesheets and type
+            // declarations for bundlers and editors): tailwindcss's
+            // `"style": "./index.css"` is not code.
+            serde_json::Value::Object(o) => o
+                .iter()
+                .filter(|(k, _)| {
+                    !matches!(k.as_str(), "style" | "sass" | "less" | "types" | "typings")
+                })
+                .for_each(|(_, v)| strings(v, out)),
             _ => {}
         }
     }
@@ -741,31 +821,18 @@ fn node_entry_points(path: &str, data: &[u8]) -> Vec<String> {
     let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
     targets
         .into_iter()
-        .filter_map(|t| {
-            let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
-            for part in t.split('/') {
-                match part {
-                    "" | "." => {}
-                    ".." => {
-                        parts.pop()?;
-                    }
-                    p => parts.push(p),
-                }
-            }
-            let full = parts.join("/");
-            let ext = extension(&file_name(&full).1).to_string();
-            (is_inert(&full) && ext != "json" && ext != "node").then_some(full)
-        })
+        .filter_map(|t| resolve_from(dir, t))
+        .filter(|full| runs_as_js_but_reads_inert(full))
         .collect()
 }
 
-/// The note that makes an input's code opaque when a `package.json` makes
-/// Node run files whose names say documentation or data.
+/// The note that makes an input's code opaque when a `package.json` or a
+/// `require` makes Node run files whose names say documentation or data.
 fn entry_note(entries: &[(String, String)]) -> Option<String> {
     let shown: Vec<String> = entries.iter().map(|(p, t)| format!("{p} -> {t}")).collect();
     files_note(&shown, |n, names| {
         format!(
-        "{n} file(s) named as documentation or data are what a package.json makes Node run (its main, bin or exports: {names}), so they run as JavaScript but were read as documentation or data; review them and allowlist the artifact by sha256"
+        "{n} file(s) named as documentation or data are what Node runs as JavaScript (a package.json's main, bin or exports, or a script's require: {names}), but were read as documentation or data; review them and allowlist the artifact by sha256"
     )
     })
 }
@@ -1040,10 +1107,8 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
                 (m.path, body)
             })
             .collect();
-        if !found.is_empty() {
-            if let Ok(mut all) = hidden.lock() {
-                all.extend(found);
-            }
+        if let Ok(mut all) = hidden.lock() {
+            all.extend(found);
         }
         // Only a panic while holding the lock poisons it (and a scope
         // re-raises a task's panic). A poisoned lock stays poisoned, so the
@@ -1123,7 +1188,7 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
         linked_note(&links),
         opaque_cut,
         encoding_note(&hidden.encoded),
-        entry_note(&hidden.entries),
+        entry_note(&hidden.runs_as_js()),
     ]);
     if !holds_content(&input.text) {
         input.unjudgeable = Some(format!(
@@ -1379,7 +1444,7 @@ pub fn render_package_mode(
         opaque_change,
         cut,
         encoding_note(&hidden.encoded),
-        entry_note(&hidden.entries),
+        entry_note(&hidden.runs_as_js()),
     ]);
     input.base = base
         .zip(base_sha.clone())
@@ -1681,6 +1746,9 @@ mod tests {
             ),
             ["package/bin/a.md", "package/x.css"]
         );
+        assert!(
+            pj(r#"{"exports": {".": {"style": "./index.css", "types": "./a.d.txt"}}}"#).is_empty()
+        );
         for json in [
             r#"{"main": "index.js"}"#,
             r#"{"main": "data.json", "bin": "cli"}"#,
@@ -1691,6 +1759,31 @@ mod tests {
             assert!(pj(json).is_empty(), "{json}");
         }
         assert!(node_entry_points("package/README.md", br#"{"main": "a.txt"}"#).is_empty());
+    }
+
+    /// Node runs a required file of any extension but `.json` and `.node`
+    /// as JavaScript: `require('../docs/notes.txt')` ran a stealer read as
+    /// prose.
+    #[test]
+    fn files_a_script_requires_are_named_when_named_as_docs() {
+        let req = |path: &str, js: &str| node_required_files(path, js.as_bytes());
+        assert_eq!(
+            req(
+                "package/lib/util.js",
+                "require('../docs/notes.txt');\nconst l = require( \"./LICENSE\" );\nrequire('../docs/notes.txt');\n"
+            ),
+            ["package/docs/notes.txt", "package/lib/LICENSE"]
+        );
+        for js in [
+            "require('./helper.js'); require('../data/config.json');",
+            "require('./native.node'); require('lodash'); require('./lib');",
+            "require('../../../outside.txt');",
+            "const t = fs.readFileSync('./notes.txt');",
+        ] {
+            assert!(req("package/lib/util.js", js).is_empty(), "{js}");
+        }
+        // Only scripts Node runs are read for requires.
+        assert!(req("package/README.md", "require('./notes.txt')").is_empty());
     }
 
     #[test]

@@ -949,11 +949,17 @@ fn a_package_without_readable_text_is_inconclusive() {
 /// is-number (a package the pre-check allows) with one member added, written
 /// as `name` in the test's folder.
 fn is_number_with(c: &Canary, name: &str, path: &str, data: &[u8]) -> std::path::PathBuf {
-    let mut members = tgz_members("packages/benign/is-number-7.0.0.tgz");
-    members.push((path.to_string(), data.to_vec()));
+    is_number_with_all(c, name, &[(path, data)])
+}
+
+/// is-number with `added` members after its own, written as `name` in the
+/// test's folder.
+fn is_number_with_all(c: &Canary, name: &str, added: &[(&str, &[u8])]) -> std::path::PathBuf {
+    let members = tgz_members("packages/benign/is-number-7.0.0.tgz");
     let refs: Vec<(&str, &[u8])> = members
         .iter()
         .map(|(p, d)| (p.as_str(), d.as_slice()))
+        .chain(added.iter().copied())
         .collect();
     let out = c.dir.path().join(name);
     std::fs::write(&out, tar_gz(&refs, false)).unwrap();
@@ -1662,19 +1668,12 @@ fn payloads_the_text_does_not_show_cannot_be_cleared() {
     );
     // Files are listed in file order, not in the order the workers
     // finished them (webpack's note changed from run to run).
-    let mut members = tgz_members("packages/benign/is-number-7.0.0.tgz");
-    for name in ["z", "y", "b", "a"] {
-        members.push((
-            format!("package/lib/{name}.js"),
-            hidden.clone().into_bytes(),
-        ));
-    }
-    let refs: Vec<(&str, &[u8])> = members
+    let four: Vec<(String, &[u8])> = ["z", "y", "b", "a"]
         .iter()
-        .map(|(p, d)| (p.as_str(), d.as_slice()))
+        .map(|n| (format!("package/lib/{n}.js"), hidden.as_bytes()))
         .collect();
-    let p = c.dir.path().join("four.tgz");
-    std::fs::write(&p, tar_gz(&refs, false)).unwrap();
+    let four: Vec<(&str, &[u8])> = four.iter().map(|(p, d)| (p.as_str(), *d)).collect();
+    let p = is_number_with_all(&c, "four.tgz", &four);
     let (_, r) = scan_path_json(&c, &p);
     let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
     assert!(
@@ -1753,6 +1752,55 @@ fn names_spelled_in_pieces_do_not_hide_a_payload() {
     // Pieces that spell no capability change nothing.
     let plain = "module.exports.label = 'is' + '-' + 'number';\n";
     let p = is_number_with(&c, "plain.tgz", "package/lib/label.js", plain.as_bytes());
+    let (o, r) = scan_path_json(&c, &p);
+    assert_eq!(
+        (code(&o), r["reason"].as_str()),
+        (0, Some("precheck-harmless")),
+        "{r:#}"
+    );
+}
+
+/// Node runs a required file of any extension but `.json` and `.node` as
+/// JavaScript: is-number whose `lib/util.js` does
+/// `require('../docs/notes.txt')`, string-padder's stealer in that file,
+/// was allowed (the notes read as prose, the require line names no
+/// capability). Now the code is opaque, naming both files. A require of
+/// a folder (its index.js) by a document's name is not such a file.
+#[test]
+fn a_document_a_script_requires_cannot_be_cleared() {
+    let c = Canary::new();
+    let stealer = string_padder_stealer();
+    let util: &[u8] = b"module.exports = require('../docs/notes.txt');\n";
+    let p = is_number_with_all(
+        &c,
+        "required.tgz",
+        &[
+            ("package/lib/util.js", util),
+            ("package/docs/notes.txt", &stealer),
+        ],
+    );
+    let (o, r) = scan_path_json(&c, &p);
+    assert_eq!(
+        (code(&o), r["reason"].as_str()),
+        (2, Some("inconclusive")),
+        "{r:#}"
+    );
+    let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+    assert!(
+        note.contains("package/lib/util.js -> package/docs/notes.txt"),
+        "{note}"
+    );
+    // `./metadata` is the folder's index.js: no file has that name.
+    let util: &[u8] = b"module.exports = require('./metadata');\n";
+    let index: &[u8] = b"module.exports = { name: 'is-number' };\n";
+    let p = is_number_with_all(
+        &c,
+        "folder.tgz",
+        &[
+            ("package/lib/util.js", util),
+            ("package/lib/metadata/index.js", index),
+        ],
+    );
     let (o, r) = scan_path_json(&c, &p);
     assert_eq!(
         (code(&o), r["reason"].as_str()),
