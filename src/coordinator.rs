@@ -399,6 +399,22 @@ impl Coordinator {
                         });
                     }
                 }
+                // Install-time code is never allowed on a score alone: the
+                // veto's lexicon is a list of names, and a hook's command
+                // (`<!(echo … | base64 -d | sh)` in a binding.gyp) can run
+                // what no name in it shows. Detectors read the whole text.
+                if let Some(why) = input
+                    .install_hooks
+                    .as_ref()
+                    .filter(|_| gate.policy.harmful_needs_code && b == Band::Harmless)
+                {
+                    b = Band::Uncertain;
+                    regions = None;
+                    note = Some(match note.take() {
+                        Some(n) => format!("{n}; {why}"),
+                        None => why.clone(),
+                    });
+                }
                 // Plain inputs have no sections: no rescoring, no location.
                 let location = input.locate(input.hotspot(s.top_slice, |t| model.score(t).score));
                 (

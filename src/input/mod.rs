@@ -80,6 +80,12 @@ pub struct Input {
     /// unless the text alone is harmful, and an allowlist entry is the way
     /// through after a review of the bytecode.
     pub opaque_code: Option<String>,
+    /// Set when installing the package runs its code (npm's `preinstall`,
+    /// `install` and `postinstall` scripts, or a `binding.gyp`, for which
+    /// npm runs `node-gyp rebuild`): which files, and what they run. A
+    /// policy whose harm is code does not let the pre-check alone allow
+    /// such an input; detectors or an allowlist entry may.
+    pub install_hooks: Option<String>,
     /// For rendered packages: byte offset of each file section and its path.
     pub sections: Vec<(usize, String)>,
     /// For a version diff: the earlier release it was rendered against
@@ -132,6 +138,7 @@ impl Input {
             error,
             unjudgeable: None,
             opaque_code: None,
+            install_hooks: None,
             sections: Vec::new(),
             base: None,
         }
@@ -149,6 +156,7 @@ impl Input {
             error: Some(error),
             unjudgeable: None,
             opaque_code: None,
+            install_hooks: None,
             sections: Vec::new(),
             base: None,
         }

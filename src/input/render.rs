@@ -697,6 +697,8 @@ struct HiddenCode {
     required: Vec<(String, String)>,
     /// Every member looked at.
     paths: std::collections::HashSet<String>,
+    /// (file, what npm runs at install because of it)
+    hooks: Vec<(String, String)>,
 }
 
 impl HiddenCode {
@@ -710,6 +712,8 @@ impl HiddenCode {
         for target in node_required_files(&m.path, &m.data) {
             self.required.push((m.path.clone(), target));
         }
+        self.hooks
+            .extend(install_hooks(&m.path, &m.data).map(|h| (m.path.clone(), h)));
         self.paths.insert(m.path.clone());
     }
 
@@ -718,6 +722,7 @@ impl HiddenCode {
         self.entries.extend(other.entries);
         self.required.extend(other.required);
         self.paths.extend(other.paths);
+        self.hooks.extend(other.hooks);
     }
 
     /// (package.json or script, a file named as documentation or data that
@@ -726,6 +731,43 @@ impl HiddenCode {
         let required = self.required.iter().filter(|(_, t)| self.paths.contains(t));
         self.entries.iter().chain(required).cloned().collect()
     }
+}
+
+/// What npm runs at install because of the file at `path`: a
+/// `package.json`'s `preinstall`, `install` and `postinstall` scripts, or
+/// `node-gyp rebuild` for a `binding.gyp` (npm's default install script
+/// when a package has one, and node-gyp runs the `<!(…)` commands in it).
+/// A package.json at any depth counts: npm runs the scripts of bundled
+/// dependencies too.
+fn install_hooks(path: &str, data: &[u8]) -> Option<String> {
+    let name = file_name(path).0;
+    if name == "binding.gyp" {
+        return Some("node-gyp rebuild".into());
+    }
+    if name != "package.json" {
+        return None;
+    }
+    let json = serde_json::from_slice::<serde_json::Value>(data).ok()?;
+    let scripts = json.get("scripts")?;
+    let run: Vec<String> = ["preinstall", "install", "postinstall"]
+        .iter()
+        .filter_map(|k| {
+            let cmd = scripts.get(*k)?.as_str()?.trim();
+            (!cmd.is_empty()).then(|| format!("{k} `{cmd}`"))
+        })
+        .collect();
+    (!run.is_empty()).then(|| run.join(", "))
+}
+
+/// The reason the pre-check alone does not allow a package whose install
+/// runs its code.
+fn hooks_note(hooks: &[(String, String)]) -> Option<String> {
+    let shown: Vec<String> = hooks.iter().map(|(p, h)| format!("{p}: {h}")).collect();
+    files_note(&shown, |n, names| {
+        format!(
+            "installing this package runs its code ({n} install hook(s): {names}); the pre-check alone does not allow install-time code, as pnpm and Bun do not run it without consent: left to detectors, or review it and allowlist the artifact by sha256"
+        )
+    })
 }
 
 /// `target` (a path as a `package.json` or a `require` writes it) from the
@@ -1190,6 +1232,7 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
         encoding_note(&hidden.encoded),
         entry_note(&hidden.runs_as_js()),
     ]);
+    input.install_hooks = hooks_note(&hidden.hooks);
     if !holds_content(&input.text) {
         input.unjudgeable = Some(format!(
             "the package holds no readable text: its {n_files} file(s) are all binary or empty, so the pre-check and the detectors would judge file names alone; review its files by hand, or allowlist the artifact by sha256"
@@ -1237,6 +1280,7 @@ fn package_input(
         error,
         unjudgeable: None,
         opaque_code: None,
+        install_hooks: None,
         sections,
         base: None,
     }
@@ -1446,6 +1490,7 @@ pub fn render_package_mode(
         encoding_note(&hidden.encoded),
         entry_note(&hidden.runs_as_js()),
     ]);
+    input.install_hooks = hooks_note(&hidden.hooks);
     input.base = base
         .zip(base_sha.clone())
         .map(|(b, sha256)| crate::report::BaseInfo {

@@ -1808,3 +1808,58 @@ fn a_document_a_script_requires_cannot_be_cleared() {
         "{r:#}"
     );
 }
+
+/// Installing a package that runs its code (npm's `postinstall`, or a
+/// `binding.gyp`, for which npm runs `node-gyp rebuild` and its `<!(…)`
+/// commands) is never allowed on the pre-check's scores alone, whatever the
+/// models say: the veto reads names, and a hook's command can run what no
+/// name in it shows. With the veto turned off, is-number with either hook
+/// was allowed by the main model; now it is inconclusive (left to
+/// detectors), naming the hook, while is-number itself is still allowed.
+#[test]
+fn install_time_code_is_not_allowed_on_scores_alone() {
+    let c = Canary::new();
+    let veto_off = c.write(
+        "veto-off.toml",
+        "[precheck.vetoes]\nmalicious-package = \"off\"\n",
+    );
+    let mut members = tgz_members("packages/benign/is-number-7.0.0.tgz");
+    for (path, data) in members.iter_mut() {
+        if path == "package/package.json" {
+            let mut json: serde_json::Value = serde_json::from_slice(data).unwrap();
+            json["scripts"]["postinstall"] = "node lib/check.js".into();
+            *data = serde_json::to_vec_pretty(&json).unwrap();
+        }
+    }
+    let check: &[u8] = b"console.log('installed');\n";
+    members.push(("package/lib/check.js".into(), check.to_vec()));
+    let refs: Vec<(&str, &[u8])> = members
+        .iter()
+        .map(|(p, d)| (p.as_str(), d.as_slice()))
+        .collect();
+    let hook = c.dir.path().join("hook.tgz");
+    std::fs::write(&hook, tar_gz(&refs, false)).unwrap();
+    let gyp: &[u8] = b"{\"targets\": [{\"target_name\": \"n\", \"sources\": [\"n.cc\"]}]}\n";
+    let gyp = is_number_with(&c, "gyp.tgz", "package/binding.gyp", gyp);
+    for (p, named) in [
+        (
+            &hook,
+            "package/package.json: postinstall `node lib/check.js`",
+        ),
+        (&gyp, "package/binding.gyp: node-gyp rebuild"),
+    ] {
+        let (o, r) = scan_path_json_under(&c, &veto_off, p);
+        assert_eq!(
+            (code(&o), r["reason"].as_str()),
+            (2, Some("inconclusive")),
+            "{r:#}"
+        );
+        let pre = &r["policies"][0]["precheck"];
+        assert_eq!(pre["band"], "uncertain", "{pre:#}");
+        let note = pre["note"].as_str().unwrap();
+        assert!(note.contains(named), "{note}");
+    }
+    let plain = fixture("packages/benign/is-number-7.0.0.tgz");
+    let (_, r) = scan_path_json_under(&c, &veto_off, &plain);
+    assert_eq!(r["decision"], "allow", "{r:#}");
+}
