@@ -35,6 +35,65 @@ enum Piece {
 
 /// The line folded, or `None` when folding changes nothing.
 pub fn fold(line: &[u8]) -> Option<Vec<u8>> {
+    match ascii_forms(line) {
+        Some(plain) => Some(fold_ascii(&plain).unwrap_or(plain)),
+        None => fold_ascii(line),
+    }
+}
+
+/// The line with the letters Python reads as ASCII in identifiers written
+/// as ASCII, or `None` when it has none. Python normalises identifiers to
+/// NFKC (PEP 3131), so `os.ｓｙｓｔｅｍ(…)` (fullwidth) or `𝐞𝐱𝐞𝐜(…)`
+/// (mathematical bold) runs `os.system` and `exec`, and an ASCII lexicon
+/// saw neither. Only the compatibility forms that fold to ASCII letters and
+/// digits are mapped, each to no more bytes than it takes.
+fn ascii_forms(line: &[u8]) -> Option<Vec<u8>> {
+    if line.is_ascii() {
+        return None;
+    }
+    let text = std::str::from_utf8(line).ok()?;
+    let mut out = String::with_capacity(text.len());
+    let mut changed = false;
+    for c in text.chars() {
+        match ascii_form(c) {
+            Some(plain) => {
+                out.push_str(plain);
+                changed = true;
+            }
+            None => out.push(c),
+        }
+    }
+    changed.then(|| out.into_bytes())
+}
+
+fn ascii_form(c: char) -> Option<&'static str> {
+    const LETTERS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    const DIGITS: &str = "0123456789";
+    const PRINTABLE: &str = "!\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~";
+    let u = c as u32;
+    let at = |s: &'static str, i: u32| s.get(i as usize..i as usize + 1);
+    match u {
+        // Fullwidth forms of printable ASCII.
+        0xFF01..=0xFF5E => at(PRINTABLE, u - 0xFF01),
+        // Mathematical alphanumeric symbols: thirteen alphabets of 52
+        // letters from U+1D400, then five sets of ten digits.
+        0x1D400..=0x1D6A3 => at(LETTERS, (u - 0x1D400) % 52),
+        0x1D7CE..=0x1D7FF => at(DIGITS, (u - 0x1D7CE) % 10),
+        // Latin ligatures and the long s.
+        0xFB00 => Some("ff"),
+        0xFB01 => Some("fi"),
+        0xFB02 => Some("fl"),
+        0xFB03 => Some("ffi"),
+        0xFB04 => Some("ffl"),
+        0xFB05 | 0xFB06 => Some("st"),
+        0x017F => Some("s"),
+        0x212A => Some("K"),
+        _ => None,
+    }
+}
+
+/// [`fold`] of a line whose names are spelled in ASCII.
+fn fold_ascii(line: &[u8]) -> Option<Vec<u8>> {
     // Nothing to fold without a quote, a call that makes characters or
     // a dot with a space beside it; most lines stop here.
     if !line
@@ -417,6 +476,10 @@ mod tests {
             ("process\t.env.TOKEN", "process.env.TOKEN"),
             ("a['b']['c']", "a.b.c"),
             ("__import__(chr(111)+chr(115))", "__import__('os')"),
+            // Python reads identifiers as NFKC: these run os.system and exec.
+            ("os.ｓｙｓｔｅｍ('id')", "os.system('id')"),
+            ("𝐞𝐱𝐞𝐜(code)", "exec(code)"),
+            ("𝚎𝚟𝚊𝚕(ſrc)", "eval(src)"),
         ];
         for (line, want) in cases {
             assert_eq!(f(line), want, "{line}");
@@ -447,16 +510,19 @@ mod tests {
     fn folding_never_panics_on_odd_bytes() {
         use rand::{Rng, SeedableRng};
         let mut rng = rand::rngs::StdRng::seed_from_u64(17);
-        let alphabet = b"'\"`\\x0u{}[]()+ .,getattrchrString.fromCharCode$_ab1";
+        let alphabet: Vec<char> = "'\"`\\x0u{}[]()+ .,getattrchrString.fromCharCode$_ab1ｓｙ𝐞ﬃſé"
+            .chars()
+            .collect();
         for _ in 0..20_000 {
             let len = rng.random_range(0..40);
-            let line: Vec<u8> = (0..len)
+            let line: String = (0..len)
                 .map(|_| alphabet[rng.random_range(0..alphabet.len())])
                 .collect();
-            // Folding only ever shortens a line: the view maps its bytes
+            let line = line.into_bytes();
+            // Folding never lengthens a line: the view maps its bytes
             // back into the line as written.
             if let Some(out) = fold(&line) {
-                assert!(out.len() < line.len(), "{line:?} -> {out:?}");
+                assert!(out.len() <= line.len(), "{line:?} -> {out:?}");
             }
         }
     }
