@@ -34,9 +34,16 @@ fn source_hash(root: &Path) {
 }
 
 fn main() {
-    source_hash(Path::new(env!("CARGO_MANIFEST_DIR")));
+    // The crate being built, read when the script runs: `env!` would fix
+    // the folder the script was compiled for, and cargo reuses a compiled
+    // build script for a checkout elsewhere that shares the target folder
+    // (a worktree): that embedded no models once its folder was deleted,
+    // and would hash another tree's source into the cache key.
+    let manifest_dir =
+        PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    source_hash(&manifest_dir);
     println!("cargo:rerun-if-changed=models");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
+    let root = manifest_dir.join("models");
     let mut entries = Vec::new();
     if let Ok(dir) = std::fs::read_dir(&root) {
         for e in dir.flatten() {
@@ -50,6 +57,13 @@ fn main() {
             }
         }
     }
+    // A tree without a single model builds a binary whose every built-in
+    // reference fails: refuse it here rather than ship it.
+    assert!(
+        !entries.is_empty(),
+        "no model folder with config.json, model.safetensors and manifest.json under {}",
+        root.display()
+    );
     entries.sort();
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     let mut code = String::from(

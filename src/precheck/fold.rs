@@ -48,7 +48,17 @@ pub fn fold(line: &[u8]) -> Option<Vec<u8>> {
 /// saw neither. Only the compatibility forms that fold to ASCII letters and
 /// digits are mapped, each to no more bytes than it takes.
 fn ascii_forms(line: &[u8]) -> Option<Vec<u8>> {
-    if line.is_ascii() {
+    // The UTF-8 lead bytes of every form mapped below: ligatures (EF AC),
+    // fullwidth forms (EF BC, EF BD), mathematical letters and digits
+    // (F0 9D), the long s (C5 BF), the Kelvin sign (E2 84 AA). Other
+    // non-ASCII text (accents, box drawing) stops here.
+    let lead = |w: &[u8]| {
+        matches!(
+            w,
+            [0xEF, 0xAC | 0xBC | 0xBD, _] | [0xF0, 0x9D, _] | [0xC5, 0xBF, _] | [0xE2, 0x84, 0xAA]
+        )
+    };
+    if line.is_ascii() || !line.windows(3).any(lead) {
         return None;
     }
     let text = std::str::from_utf8(line).ok()?;
@@ -94,15 +104,54 @@ fn ascii_form(c: char) -> Option<&'static str> {
 
 /// [`fold`] of a line whose names are spelled in ASCII.
 fn fold_ascii(line: &[u8]) -> Option<Vec<u8>> {
-    // Nothing to fold without a quote, a call that makes characters or
-    // a dot with a space beside it; most lines stop here.
-    if !line
-        .iter()
-        .any(|&b| b == b'\'' || b == b'"' || b == b'`' || b == b'.')
-        && memchr::memmem::find(line, b"chr(").is_none()
-    {
+    if !may_fold(line) {
         return None;
     }
+    fold_unfiltered(line)
+}
+
+fn is_quote(b: u8) -> bool {
+    b == b'\'' || b == b'"' || b == b'`'
+}
+
+/// Whether [`fold_unfiltered`] could change an ASCII line: it holds an
+/// escape, a literal joined to another or to a `+`, a subscript by a
+/// literal, `getattr`, `chr(`, `fromCharCode`, or a space beside a dot.
+/// Most lines of code hold none, and the veto's view of a large package
+/// is built over every line (session 17: without this, 10.1 ms a MB of
+/// code against 4.4 ms).
+fn may_fold(line: &[u8]) -> bool {
+    let spaces = |b: &u8| *b == b' ' || *b == b'\t';
+    if memchr::memchr(b'\\', line).is_some() {
+        return true;
+    }
+    let spaced_dot = memchr::memchr_iter(b'.', line)
+        .any(|i| (i > 0 && spaces(&line[i - 1])) || line.get(i + 1).is_some_and(spaces));
+    let joined = memchr::memchr3_iter(b'\'', b'"', b'`', line).any(|i| {
+        let next = line[i + 1..].iter().find(|c| !spaces(c));
+        let prev = line[..i].iter().rev().find(|c| !spaces(c));
+        next.is_some_and(|&c| c == b'+' || is_quote(c))
+            || prev.is_some_and(|&c| c == b'+' || c == b'[')
+    });
+    // Searchers built once: building one per line cost more than the
+    // search.
+    let named = || {
+        static FINDERS: std::sync::OnceLock<[memchr::memmem::Finder<'static>; 3]> =
+            std::sync::OnceLock::new();
+        let f = FINDERS.get_or_init(|| {
+            [
+                memchr::memmem::Finder::new(b"chr("),
+                memchr::memmem::Finder::new(b"getattr"),
+                memchr::memmem::Finder::new(b"fromCharCode"),
+            ]
+        });
+        f.iter().any(|f| f.find(line).is_some())
+    };
+    spaced_dot || joined || named()
+}
+
+/// [`fold_ascii`] without the [`may_fold`] check.
+fn fold_unfiltered(line: &[u8]) -> Option<Vec<u8>> {
     let pieces = join_literals(split(line));
     let out = emit(&pieces);
     let out = close_dots(&out);
@@ -523,6 +572,10 @@ mod tests {
             // back into the line as written.
             if let Some(out) = fold(&line) {
                 assert!(out.len() <= line.len(), "{line:?} -> {out:?}");
+            }
+            // The quick check never skips a line folding would change.
+            if line.is_ascii() && super::fold_unfiltered(&line).is_some() {
+                assert!(super::may_fold(&line), "{line:?}");
             }
         }
     }
