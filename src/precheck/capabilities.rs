@@ -129,6 +129,12 @@ pub const RUNS: &[&str] = &[
 /// Whether `line` holds one of [`RUNS`]: 200 base64 characters in a row,
 /// or 40 `\xHH` or 20 `\ooo` escapes in a row.
 fn long_run(line: &[u8]) -> bool {
+    // The shortest run is 20 octal escapes, 80 bytes: most lines of code
+    // are shorter, and this loop over every byte of every code line was a
+    // tenth of a small package's scan.
+    if line.len() < 80 {
+        return false;
+    }
     let mut run = 0;
     for &b in line {
         if b.is_ascii_alphanumeric() || b == b'+' || b == b'/' {
