@@ -93,6 +93,11 @@ pub const CLASSES: &[(&str, &str)] = &[
             // `exec` and `eval` passed as values (`(0, eval)(s)`, `f = exec`),
             // `Function(s)` without `new`, `[].constructor.constructor(s)`.
             r#"|\b(?:exec|eval)\s*[),;]|[=(,]\s*(?:exec|eval)\b|(?:[=(,:?!&|]\s*|\breturn\s+|^\s*)Function\s*\(|\.constructor\.constructor\b|\bexecfile\b|\brunpy\b"#,
+            // Members of the global object, a module table or a namespace
+            // by a name computed on another line (`globalThis[k]`,
+            // `sys.modules[m].popen`, `globals()[n]`), and timers given
+            // code as a string.
+            r#"|\b(?:global|globalThis)\s*\[|\b(?:globals|locals|vars)\s*\(\s*\)\s*\[|\bsys\.modules\s*\[[^\]]*\]\s*\.|\bgetattr\s*\(\s*sys\.modules\b|\bset(?:Timeout|Interval|Immediate)\s*\(\s*['"`]"#,
         ),
     ),
     (
@@ -100,7 +105,8 @@ pub const CLASSES: &[(&str, &str)] = &[
         concat!(
             r#"\bos\.environ\b|\bgetenv\b|\bprocess\.env\b|\bexpanduser\b|\bPath\.home\s*\(|\bhomedir\s*\(|\bgetpass\b|\bgetlogin\b|\bwinreg\b|\.ssh/|\.aws/|\.npmrc\b|\.pypirc\b|\.git-credentials\b|Login Data|Local State|\bleveldb\b|\bwallet\b|\bkeychain\b|\bgethostname\b|\bplatform\.node\b|\buserInfo\s*\("#,
             // `from os import environ`; `const { env } = process`.
-            r#"|\bfrom\s+os\s+import\b.*\b(?:environ|getenv)\b|=\s*process\s*(?:[;,)]|$)"#,
+            // `process[k]` with `k` built elsewhere.
+            r#"|\bfrom\s+os\s+import\b.*\b(?:environ|getenv)\b|=\s*process\s*(?:[;,)]|$)|\bprocess\s*\["#,
             // Files that make code run again later (shell start-up files,
             // cron, SSH keys, login items).
             r#"|\.(?:bashrc|zshrc|bash_profile|zprofile)\b|\bauthorized_keys\b|/etc/cron|\bcrontab\b|\bLaunchAgents\b|\bschtasks\b|CurrentVersion\\+Run\b|Start Menu\\+Programs\\+Startup"#,
@@ -605,6 +611,11 @@ mod tests {
             ("import https from 'node:https';", "network"),
             ("const { env } = process;", "environment"),
             ("from os import environ", "environment"),
+            ("const t = process[k].NPM_TOKEN;", "environment"),
+            ("const r = globalThis[k] || global[k];", "dynamic-code"),
+            ("sys.modules[m].popen('id')", "dynamic-code"),
+            ("globals()['__builtins__'][n]('1')", "dynamic-code"),
+            ("setTimeout('alert(1)', 10)", "dynamic-code"),
             ("echo eA== | base64 -d", "encoded"),
             ("const axios = require('axios');", "network"),
             ("r, w = await asyncio.open_connection(host, 443)", "network"),
@@ -633,6 +644,7 @@ mod tests {
             "from os import path",
             "class Function(Base):",
             "fd = os.open(path, os.O_RDONLY | getattr(os, 'O_BINARY', 0))",
+            "sys.modules[package_name] = weakref.proxy(module)",
             "const label = 'is' + '-' + 'number';",
         ] {
             assert!(classes_of(line.as_bytes()).is_empty(), "{line:?}");
