@@ -17,7 +17,9 @@
 //!   concatenation) into one;
 //! - a subscript by an identifier-like literal (`o['env']`) and
 //!   `getattr(o, 'env')` into an attribute (`o.env`);
-//! - spaces around a dot between two names (`os . system`).
+//! - spaces around a dot between two names (`os . system`);
+//! - `\u0065` escapes in JavaScript identifiers (`\u0065val(s)` is
+//!   `eval(s)`).
 //!
 //! It is not a parser: it reads one line at a time, never evaluates
 //! anything, and may fold what a language would not (`'a' + 'b' * 3`).
@@ -199,6 +201,16 @@ fn split(line: &[u8]) -> Vec<Piece> {
                 }
             }
             continue;
+        }
+        // JavaScript reads `\u0065val` in an identifier as `eval`.
+        if b == b'\\' && line.get(i + 1) == Some(&b'u') {
+            if let (Some(c), len) = escape(&line[i + 1..]) {
+                if c.is_ascii_alphanumeric() || c == b'_' || c == b'$' {
+                    other.push(c);
+                    i += 1 + len;
+                    continue;
+                }
+            }
         }
         other.push(b);
         i += 1;
@@ -529,6 +541,9 @@ mod tests {
             ("os.ｓｙｓｔｅｍ('id')", "os.system('id')"),
             ("𝐞𝐱𝐞𝐜(code)", "exec(code)"),
             ("𝚎𝚟𝚊𝚕(ſrc)", "eval(src)"),
+            // JavaScript reads escapes in identifiers as the letters.
+            ("\\u0065val(s)", "eval(s)"),
+            ("\\u{65}\\u{76}al(s)", "eval(s)"),
         ];
         for (line, want) in cases {
             assert_eq!(f(line), want, "{line}");
