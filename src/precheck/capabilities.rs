@@ -30,18 +30,17 @@ use regex::bytes::RegexSet;
 use crate::report::Span;
 
 /// Named in model configs, so a model is bound to the lexicon it was
-/// trained with (see [`View`](super::View)). v2 matched v1's patterns with
-/// ASCII classes and word boundaries where v1 used Unicode ones. v3
-/// (session 17) also matches each line as [`normalize`] folds it, so a
-/// name spelled in pieces (`o['home' + 'dir']()`, `getattr(os, 'sys' +
-/// 'tem')`, `require('\\x63hild_process')`, `chr(111) + chr(115)`) counts
-/// as the name, and adds what v2 had no pattern for: `require` or `import()`
-/// of a computed name, `import os as o` and `from os import system`, `eval`
-/// and `exec` passed as values, `Function(…)` without `new`, ES module
-/// imports of the network modules, node-gyp's `<!(…)` command expansion,
-/// and a pipe into a shell. With v2 each of those carried string-padder's
-/// stealer, or a gyp command, with an empty view; a model trained on
-/// another lexicon's views is refused.
+/// calibrated with (see [`View`](super::View)). v2 matched v1's patterns
+/// with ASCII classes and word boundaries where v1 used Unicode ones. v3
+/// (session 17) also matches each line as [`fold`](super::fold::fold)
+/// folds it, so a name spelled in pieces (`o['home' + 'dir']()`,
+/// `getattr(os, 'sys' + 'tem')`, `require('\\x63hild_process')`,
+/// `chr(111) + chr(115)`, `os.ｓｙｓｔｅｍ`) counts as the name, and adds the
+/// patterns v2 lacked ([`CLASSES`]: computed `require`, `import os as`,
+/// `eval` passed as a value, gyp's `<!(…)`, pipes into a shell, npm's HTTP
+/// clients, files that make code run again, and more). With v2 each of the
+/// session's probes carried a payload with an empty view. A model
+/// calibrated on another lexicon's views is refused.
 pub const LEXICON: &str = "capabilities/v3";
 
 /// Lines of context kept on each side of a capability line.

@@ -19,7 +19,9 @@
 //!   `getattr(o, 'env')` into an attribute (`o.env`);
 //! - spaces around a dot between two names (`os . system`);
 //! - `\u0065` escapes in JavaScript identifiers (`\u0065val(s)` is
-//!   `eval(s)`).
+//!   `eval(s)`);
+//! - letters Python reads as ASCII in identifiers (it normalises them to
+//!   NFKC): fullwidth forms, mathematical letters and digits, ligatures.
 //!
 //! It is not a parser: it reads one line at a time, never evaluates
 //! anything, and may fold what a language would not (`'a' + 'b' * 3`).
