@@ -524,6 +524,14 @@ fn resolve_link(link_path: &str, target: &str) -> Option<String> {
     if target.starts_with('/') {
         return None;
     }
+    walk_from(parts, &target)
+}
+
+/// `target`'s `/`-separated parts applied to the folder `parts` (`.` and
+/// empty parts skipped, `..` going up), joined; `None` when `..` climbs
+/// above the first part. Links here, and the files a `package.json` or a
+/// `require` names in rendering, resolve through it.
+pub(super) fn walk_from<'a>(mut parts: Vec<&'a str>, target: &'a str) -> Option<String> {
     for part in target.split('/') {
         match part {
             "" | "." => {}

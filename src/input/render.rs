@@ -706,14 +706,23 @@ impl HiddenCode {
         if let Some(e) = foreign_encoding(&m.path, &m.data) {
             self.encoded.push((m.path.clone(), e));
         }
-        for target in node_entry_points(&m.path, &m.data) {
-            self.entries.push((m.path.clone(), target));
+        // Read once for both what it makes Node run and its install scripts.
+        if let Some(json) = package_json(&m.path, &m.data) {
+            for target in node_entry_points(&m.path, &json) {
+                self.entries.push((m.path.clone(), target));
+            }
+            if let Some(h) = install_scripts(&json) {
+                self.hooks.push((m.path.clone(), h));
+            }
+        }
+        // npm's default install script for a package with a binding.gyp,
+        // and node-gyp runs the `<!(…)` commands in it.
+        if file_name(&m.path).0 == "binding.gyp" {
+            self.hooks.push((m.path.clone(), "node-gyp rebuild".into()));
         }
         for target in node_required_files(&m.path, &m.data) {
             self.required.push((m.path.clone(), target));
         }
-        self.hooks
-            .extend(install_hooks(&m.path, &m.data).map(|h| (m.path.clone(), h)));
         self.paths.insert(m.path.clone());
     }
 
@@ -733,21 +742,19 @@ impl HiddenCode {
     }
 }
 
-/// What npm runs at install because of the file at `path`: a
-/// `package.json`'s `preinstall`, `install` and `postinstall` scripts, or
-/// `node-gyp rebuild` for a `binding.gyp` (npm's default install script
-/// when a package has one, and node-gyp runs the `<!(…)` commands in it).
-/// A package.json at any depth counts: npm runs the scripts of bundled
-/// dependencies too.
-fn install_hooks(path: &str, data: &[u8]) -> Option<String> {
-    let name = file_name(path).0;
-    if name == "binding.gyp" {
-        return Some("node-gyp rebuild".into());
-    }
-    if name != "package.json" {
+/// A `package.json` member, parsed; `None` for any other file, or one
+/// that is not JSON.
+fn package_json(path: &str, data: &[u8]) -> Option<serde_json::Value> {
+    if file_name(path).0 != "package.json" {
         return None;
     }
-    let json = serde_json::from_slice::<serde_json::Value>(data).ok()?;
+    serde_json::from_slice(data).ok()
+}
+
+/// What npm runs at install because of a `package.json`: its `preinstall`,
+/// `install` and `postinstall` scripts. One at any depth counts: npm runs
+/// the scripts of bundled dependencies too.
+fn install_scripts(json: &serde_json::Value) -> Option<String> {
     let scripts = json.get("scripts")?;
     let run: Vec<String> = ["preinstall", "install", "postinstall"]
         .iter()
@@ -773,17 +780,7 @@ fn hooks_note(hooks: &[(String, String)]) -> Option<String> {
 /// `target` (a path as a `package.json` or a `require` writes it) from the
 /// folder `dir`, or `None` when it climbs out of the archive.
 fn resolve_from(dir: &str, target: &str) -> Option<String> {
-    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
-    for part in target.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            p => parts.push(p),
-        }
-    }
-    Some(parts.join("/"))
+    super::archive::walk_from(dir.split('/').filter(|p| !p.is_empty()).collect(), target)
 }
 
 /// Whether Node runs `path` as JavaScript when told to load it (any
@@ -831,13 +828,7 @@ fn node_required_files(path: &str, data: &[u8]) -> Vec<String> {
 /// names say documentation or data: Node loads a `main` of any extension
 /// but `.json` and `.node` as JavaScript, so `"main": "docs/notes.txt"`
 /// ran a stealer that was read as prose (allowed before session 16).
-fn node_entry_points(path: &str, data: &[u8]) -> Vec<String> {
-    if file_name(path).0 != "package.json" {
-        return Vec::new();
-    }
-    let Ok(json) = serde_json::from_slice::<serde_json::Value>(data) else {
-        return Vec::new();
-    };
+fn node_entry_points(path: &str, json: &serde_json::Value) -> Vec<String> {
     fn strings<'a>(v: &'a serde_json::Value, out: &mut Vec<&'a str>) {
         match v {
             serde_json::Value::String(s) => out.push(s),
@@ -1780,7 +1771,10 @@ mod tests {
     /// ran a stealer read as prose.
     #[test]
     fn files_a_package_json_makes_node_run_are_named_when_named_as_docs() {
-        let pj = |json: &str| node_entry_points("package/package.json", json.as_bytes());
+        let pj = |json: &str| {
+            package_json("package/package.json", json.as_bytes())
+                .map_or_else(Vec::new, |j| node_entry_points("package/package.json", &j))
+        };
         assert_eq!(
             pj(r#"{"main": "docs/notes.txt"}"#),
             ["package/docs/notes.txt"]
@@ -1803,7 +1797,7 @@ mod tests {
         ] {
             assert!(pj(json).is_empty(), "{json}");
         }
-        assert!(node_entry_points("package/README.md", br#"{"main": "a.txt"}"#).is_empty());
+        assert!(package_json("package/README.md", br#"{"main": "a.txt"}"#).is_none());
     }
 
     /// Node runs a required file of any extension but `.json` and `.node`

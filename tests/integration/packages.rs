@@ -955,7 +955,27 @@ fn is_number_with(c: &Canary, name: &str, path: &str, data: &[u8]) -> std::path:
 /// is-number with `added` members after its own, written as `name` in the
 /// test's folder.
 fn is_number_with_all(c: &Canary, name: &str, added: &[(&str, &[u8])]) -> std::path::PathBuf {
-    let members = tgz_members("packages/benign/is-number-7.0.0.tgz");
+    is_number_edited(c, name, None, added)
+}
+
+/// As [`is_number_with_all`], with its `package.json` changed by `edit`
+/// first (and then rewritten; left byte for byte as it is without one).
+fn is_number_edited(
+    c: &Canary,
+    name: &str,
+    edit: Option<&dyn Fn(&mut serde_json::Value)>,
+    added: &[(&str, &[u8])],
+) -> std::path::PathBuf {
+    let mut members = tgz_members("packages/benign/is-number-7.0.0.tgz");
+    if let Some(edit) = edit {
+        for (path, data) in members.iter_mut() {
+            if path == "package/package.json" {
+                let mut json: serde_json::Value = serde_json::from_slice(data).unwrap();
+                edit(&mut json);
+                *data = serde_json::to_vec_pretty(&json).unwrap();
+            }
+        }
+    }
     let refs: Vec<(&str, &[u8])> = members
         .iter()
         .map(|(p, d)| (p.as_str(), d.as_slice()))
@@ -1637,21 +1657,13 @@ fn payloads_the_text_does_not_show_cannot_be_cleared() {
     let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
     assert!(note.contains("lib/helper.py (utf-7)"), "{note}");
     // A package.json whose main is a .txt: Node runs it as JavaScript.
-    let mut members = tgz_members("packages/benign/is-number-7.0.0.tgz");
-    for (path, data) in members.iter_mut() {
-        if path == "package/package.json" {
-            let mut json: serde_json::Value = serde_json::from_slice(data).unwrap();
-            json["main"] = "docs/notes.txt".into();
-            *data = serde_json::to_vec_pretty(&json).unwrap();
-        }
-    }
-    members.push(("package/docs/notes.txt".into(), string_padder_stealer()));
-    let refs: Vec<(&str, &[u8])> = members
-        .iter()
-        .map(|(p, d)| (p.as_str(), d.as_slice()))
-        .collect();
-    let p = c.dir.path().join("main-txt.tgz");
-    std::fs::write(&p, tar_gz(&refs, false)).unwrap();
+    let stealer = string_padder_stealer();
+    let p = is_number_edited(
+        &c,
+        "main-txt.tgz",
+        Some(&|json| json["main"] = "docs/notes.txt".into()),
+        &[("package/docs/notes.txt", &stealer)],
+    );
     let (o, r) = scan_path_json(&c, &p);
     assert_eq!(code(&o), 2, "{r:#}");
     let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
@@ -1682,14 +1694,19 @@ fn payloads_the_text_does_not_show_cannot_be_cleared() {
     );
 }
 
+/// The scan's exit code and the report's reason.
+fn assert_reason(o: &std::process::Output, r: &serde_json::Value, want: (i32, &str)) {
+    assert_eq!(
+        (code(o), r["reason"].as_str()),
+        (want.0, Some(want.1)),
+        "{r:#}"
+    );
+}
+
 /// Blocked as inconclusive because the veto did not clear the input, at a
 /// line of the file `at` names (`lib/util.js:`).
 fn assert_vetoed_at(o: &std::process::Output, r: &serde_json::Value, at: &str) {
-    assert_eq!(
-        (code(o), r["reason"].as_str()),
-        (2, Some("inconclusive")),
-        "{r:#}"
-    );
+    assert_reason(o, r, (2, "inconclusive"));
     let veto = &r["policies"][0]["precheck"]["veto"];
     assert_eq!(veto["cleared"], false, "{veto:#}");
     assert!(
@@ -1755,11 +1772,7 @@ fn names_spelled_in_pieces_do_not_hide_a_payload() {
     let plain = "module.exports.label = 'is' + '-' + 'number';\n";
     let p = is_number_with(&c, "plain.tgz", "package/lib/label.js", plain.as_bytes());
     let (o, r) = scan_path_json(&c, &p);
-    assert_eq!(
-        (code(&o), r["reason"].as_str()),
-        (0, Some("precheck-harmless")),
-        "{r:#}"
-    );
+    assert_reason(&o, &r, (0, "precheck-harmless"));
 }
 
 /// Node runs a required file of any extension but `.json` and `.node` as
@@ -1782,11 +1795,7 @@ fn a_document_a_script_requires_cannot_be_cleared() {
         ],
     );
     let (o, r) = scan_path_json(&c, &p);
-    assert_eq!(
-        (code(&o), r["reason"].as_str()),
-        (2, Some("inconclusive")),
-        "{r:#}"
-    );
+    assert_reason(&o, &r, (2, "inconclusive"));
     let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
     assert!(
         note.contains("package/lib/util.js -> package/docs/notes.txt"),
@@ -1804,11 +1813,7 @@ fn a_document_a_script_requires_cannot_be_cleared() {
         ],
     );
     let (o, r) = scan_path_json(&c, &p);
-    assert_eq!(
-        (code(&o), r["reason"].as_str()),
-        (0, Some("precheck-harmless")),
-        "{r:#}"
-    );
+    assert_reason(&o, &r, (0, "precheck-harmless"));
 }
 
 /// Installing a package that runs its code (npm's `postinstall`, or a
@@ -1825,22 +1830,13 @@ fn install_time_code_is_not_allowed_on_scores_alone() {
         "veto-off.toml",
         "[precheck.vetoes]\nmalicious-package = \"off\"\n",
     );
-    let mut members = tgz_members("packages/benign/is-number-7.0.0.tgz");
-    for (path, data) in members.iter_mut() {
-        if path == "package/package.json" {
-            let mut json: serde_json::Value = serde_json::from_slice(data).unwrap();
-            json["scripts"]["postinstall"] = "node lib/check.js".into();
-            *data = serde_json::to_vec_pretty(&json).unwrap();
-        }
-    }
     let check: &[u8] = b"console.log('installed');\n";
-    members.push(("package/lib/check.js".into(), check.to_vec()));
-    let refs: Vec<(&str, &[u8])> = members
-        .iter()
-        .map(|(p, d)| (p.as_str(), d.as_slice()))
-        .collect();
-    let hook = c.dir.path().join("hook.tgz");
-    std::fs::write(&hook, tar_gz(&refs, false)).unwrap();
+    let hook = is_number_edited(
+        &c,
+        "hook.tgz",
+        Some(&|json| json["scripts"]["postinstall"] = "node lib/check.js".into()),
+        &[("package/lib/check.js", check)],
+    );
     let gyp: &[u8] = b"{\"targets\": [{\"target_name\": \"n\", \"sources\": [\"n.cc\"]}]}\n";
     let gyp = is_number_with(&c, "gyp.tgz", "package/binding.gyp", gyp);
     for (p, named) in [
@@ -1851,11 +1847,7 @@ fn install_time_code_is_not_allowed_on_scores_alone() {
         (&gyp, "package/binding.gyp: node-gyp rebuild"),
     ] {
         let (o, r) = scan_path_json_under(&c, &veto_off, p);
-        assert_eq!(
-            (code(&o), r["reason"].as_str()),
-            (2, Some("inconclusive")),
-            "{r:#}"
-        );
+        assert_reason(&o, &r, (2, "inconclusive"));
         let pre = &r["policies"][0]["precheck"];
         assert_eq!(pre["band"], "uncertain", "{pre:#}");
         let note = pre["note"].as_str().unwrap();
