@@ -39,9 +39,13 @@ use crate::report::Span;
 /// patterns v2 lacked ([`CLASSES`]: computed `require`, `import os as`,
 /// `eval` passed as a value, gyp's `<!(…)`, pipes into a shell, npm's HTTP
 /// clients, files that make code run again, and more). With v2 each of the
-/// session's probes carried a payload with an empty view. A model
-/// calibrated on another lexicon's views is refused.
-pub const LEXICON: &str = "capabilities/v3";
+/// session's probes carried a payload with an empty view. v4 (session 18)
+/// adds what six more probes used with an empty view: Node's `inspector`
+/// opened to the network, WebAssembly, `zipimport` and `load_module`,
+/// `spawnv_passfds`, `methodcaller('system', …)`, writing a `.pth` file or
+/// `sitecustomize`, and also `WebSocket`, yaml's unsafe loaders and
+/// pickle's kin. A model calibrated on another lexicon's views is refused.
+pub const LEXICON: &str = "capabilities/v4";
 
 /// Lines of context kept on each side of a capability line.
 pub const CONTEXT: usize = 2;
@@ -69,6 +73,9 @@ pub const CLASSES: &[(&str, &str)] = &[
             r#"|\b(?:iex|iwr|Invoke-Expression|Start-Process)\b|\b(?:certutil|bitsadmin|mshta|rundll32|regsvr32|wscript|cscript)(?:\.exe)?\b"#,
             // Bun's and Deno's own process APIs.
             r#"|\bBun\.spawn(?:Sync)?\b|\bDeno\.(?:run|Command)\b"#,
+            // v4: the private spawners under subprocess and multiprocessing,
+            // and a method named by a string (`methodcaller('system', c)(os)`).
+            r#"|\bspawnv_passfds\b|\b_posixsubprocess\b|\bmethodcaller\s*\(\s*[^'"\s)]|\b(?:methodcaller|attrgetter)\s*\(\s*['"](?:system|popen|exec\w*|spawn\w*|fork\w*|startfile|posix_spawnp?)['"]"#,
         ),
     ),
     (
@@ -78,6 +85,8 @@ pub const CLASSES: &[(&str, &str)] = &[
             // The same modules as ES modules, npm's HTTP clients, and
             // Python's other protocol clients.
             r#"|(?:\bfrom\s+|\bimport\s*\(\s*)['"](?:node:)?(?:https?|http2|net|dns|tls|dgram)['"]|(?:\brequire\s*\(\s*|\bfrom\s+|\bimport\s*\(\s*)['"](?:axios|got|node-fetch|undici|request|needle|superagent|ws|socket\.io-client)['"]|\bopen_connection\b|\bxmlrpc\b|\bimaplib\b|\bpoplib\b"#,
+            // v4: the browser-style clients Node and Deno have built in.
+            r#"|\bWebSocket\b|\bEventSource\b|\bsendBeacon\b"#,
         ),
     ),
     (
@@ -88,7 +97,7 @@ pub const CLASSES: &[(&str, &str)] = &[
             // `require` or `import()` of anything but one string literal
             // (`import(` without a space: Python's `from m import (a, b)`
             // has one), and node's other ways in.
-            r#"|\brequire\s*\(\s*[^'"`\s)]|\bimport\(\s*[^'"`\s)]|\b(?:require\s*|import)\(\s*`[^`]*\$\{|\bcreateRequire\b|\bmodule\.constructor\b|\bModule\._load\b|\bprocess\.(?:binding|_linkedBinding|mainModule|dlopen)\b|(?:\brequire\s*\(\s*|\bfrom\s+|\bimport\s*\(\s*)['"](?:node:)?(?:vm|module|worker_threads)['"]"#,
+            r#"|\brequire\s*\(\s*[^'"`\s)]|\bimport\(\s*[^'"`\s)]|\b(?:require\s*|import)\(\s*`[^`]*\$\{|\bcreateRequire\b|\bmodule\.constructor\b|\bModule\._load\b|\bprocess\.(?:binding|_linkedBinding|mainModule|dlopen)\b|(?:\brequire\s*\(\s*|\bfrom\s+|\bimport\s*\(\s*)['"](?:node:)?(?:vm|module|worker_threads|inspector|repl)['"]"#,
             // `exec` and `eval` passed as values (`(0, eval)(s)`, `f = exec`),
             // `Function(s)` without `new`, `[].constructor.constructor(s)`.
             r#"|\b(?:exec|eval)\s*[),;]|[=(,]\s*(?:exec|eval)\b|(?:[=(,:?!&|]\s*|\breturn\s+|^\s*)Function\s*\(|\.constructor\.constructor\b|\bexecfile\b|\brunpy\b"#,
@@ -97,6 +106,10 @@ pub const CLASSES: &[(&str, &str)] = &[
             // `sys.modules[m].popen`, `globals()[n]`), and timers given
             // code as a string.
             r#"|\b(?:global|globalThis)\s*\[|\b(?:globals|locals|vars)\s*\(\s*\)\s*\[|\bsys\.modules\s*\[[^\]]*\]\s*\.|\bgetattr\s*\(\s*sys\.modules\b|\bset(?:Timeout|Interval|Immediate)\s*\(\s*['"`]"#,
+            // v4: code loaded from an archive or compiled to WebAssembly,
+            // a debugger opened to the network, and deserialisers that run
+            // code (`yaml`'s unsafe loaders, pickle's kin).
+            r#"|\bzipimport\b|\bload_module\s*\(|\bWebAssembly\.(?:instantiate|compile|Module|Instance)|\binspector\.open\b|\bUnsafeLoader\b|\bunsafe_load(?:_all)?\b|\bLoader\s*=\s*(?:yaml\.)?Loader\b|\bUnpickler\b|\b(?:jsonpickle|dill|cloudpickle)\.(?:loads?|decode)\b"#,
         ),
     ),
     (
@@ -109,6 +122,9 @@ pub const CLASSES: &[(&str, &str)] = &[
             // Files that make code run again later (shell start-up files,
             // cron, SSH keys, login items).
             r#"|\.(?:bashrc|zshrc|bash_profile|zprofile)\b|\bauthorized_keys\b|/etc/cron|\bcrontab\b|\bLaunchAgents\b|\bschtasks\b|CurrentVersion\\+Run\b|Start Menu\\+Programs\\+Startup"#,
+            // v4: Python runs every `.pth` file in site-packages at start-up,
+            // and `sitecustomize` / `usercustomize` modules.
+            r#"|\.pth['"]|\b(?:site|user)customize\b|\bget(?:user)?sitepackages\b"#,
         ),
     ),
     (
@@ -623,6 +639,24 @@ mod tests {
                 "environment",
             ),
             ("open('/etc/cron.d/update', 'w')", "environment"),
+            // v4: what v3 had no pattern for.
+            ("u.spawnv_passfds('/bin/sh', args, ())", "process"),
+            ("operator.methodcaller('system', 'id')(os)", "process"),
+            ("f = methodcaller(name, cmd)", "process"),
+            ("const ws = new WebSocket('wss://203.0.113.9');", "network"),
+            (
+                "require('inspector').open(9229, '0.0.0.0');",
+                "dynamic-code",
+            ),
+            ("WebAssembly.instantiate(buf, imports)", "dynamic-code"),
+            ("zipimport.zipimporter(p).load_module('x')", "dynamic-code"),
+            ("yaml.load(blob, Loader=yaml.UnsafeLoader)", "dynamic-code"),
+            ("yaml.load(blob, Loader=yaml.Loader)", "dynamic-code"),
+            ("dill.loads(blob)", "dynamic-code"),
+            (
+                "open(site.getsitepackages()[0] + '/x.pth', 'w')",
+                "environment",
+            ),
         ];
         for (line, class) in cases {
             assert!(
@@ -645,6 +679,8 @@ mod tests {
             "fd = os.open(path, os.O_RDONLY | getattr(os, 'O_BINARY', 0))",
             "sys.modules[package_name] = weakref.proxy(module)",
             "const label = 'is' + '-' + 'number';",
+            "yaml.load(blob, Loader=yaml.SafeLoader)",
+            "rows.sort(key=attrgetter('name'))",
         ] {
             assert!(classes_of(line.as_bytes()).is_empty(), "{line:?}");
         }

@@ -1775,6 +1775,25 @@ fn names_spelled_in_pieces_do_not_hide_a_payload() {
     assert_reason(&o, &r, (0, "precheck-harmless"));
 }
 
+/// Ways to act that lexicon v3 had no name for, so their lines were not in
+/// the veto's view and is-number carrying them was allowed on the main
+/// model's score alone (below 1e-8): Node's inspector opened to the
+/// network (a remote debugger runs any code it is sent) and a WebAssembly
+/// module instantiated from bytes the package carries. Lexicon v4 names
+/// both, and each is vetoed at the file that holds it.
+#[test]
+fn a_debugger_or_webassembly_in_a_package_is_read_by_the_veto() {
+    let c = Canary::new();
+    let inspector = b"const i = require('inspector');\ni.open(9229, '0.0.0.0');\n";
+    let wasm = b"const m = new WebAssembly.Module(Buffer.from(BLOB, 'hex'));\n\
+        new WebAssembly.Instance(m, { env: { log: console.log } }).exports.main();\n";
+    for (name, code) in [("inspector.tgz", &inspector[..]), ("wasm.tgz", &wasm[..])] {
+        let p = is_number_with(&c, name, "package/lib/util.js", code);
+        let (o, r) = scan_path_json(&c, &p);
+        assert_vetoed_at(&o, &r, "lib/util.js:");
+    }
+}
+
 /// Node runs a required file of any extension but `.json` and `.node` as
 /// JavaScript: is-number whose `lib/util.js` does
 /// `require('../docs/notes.txt')`, string-padder's stealer in that file,
