@@ -399,15 +399,18 @@ impl Coordinator {
                         });
                     }
                 }
-                // Install-time code is never allowed on a score alone: the
-                // veto's lexicon is a list of names, and a hook's command
+                // Install-time code, and code that runs text it does not
+                // hold, are never allowed on a score alone: the veto's
+                // lexicon is a list of names, a hook's command
                 // (`<!(echo … | base64 -d | sh)` in a binding.gyp) can run
-                // what no name in it shows. Detectors read the whole text.
-                if let Some(why) = input
-                    .install_hooks
-                    .as_ref()
-                    .filter(|_| gate.policy.harmful_needs_code && b == Band::Harmless)
-                {
+                // what no name in it shows, and `exec(open(p).read())` runs
+                // a file the veto may have read as a document. Detectors
+                // read the whole text.
+                let cleared = gate.policy.harmful_needs_code && b == Band::Harmless;
+                for why in [&input.install_hooks, &input.runs_unread] {
+                    let Some(why) = why.as_ref().filter(|_| cleared) else {
+                        continue;
+                    };
                     b = Band::Uncertain;
                     regions = None;
                     note = Some(match note.take() {

@@ -11,6 +11,7 @@ pub mod archive;
 pub mod collection;
 pub mod render;
 pub mod text;
+pub mod unread;
 pub mod versions;
 
 pub use text::Text;
@@ -86,6 +87,12 @@ pub struct Input {
     /// policy whose harm is code does not let the pre-check alone allow
     /// such an input; detectors or an allowlist entry may.
     pub install_hooks: Option<String>,
+    /// Set when code files run code they do not hold (`exec` of a file's
+    /// contents or of a string built at run time, a file run by its path;
+    /// [`unread`]): which files, at which line. As with install hooks, a
+    /// policy whose harm is code does not let the pre-check alone allow
+    /// such an input, since what runs may be text it never read as code.
+    pub runs_unread: Option<String>,
     /// For rendered packages: byte offset of each file section and its path.
     pub sections: Vec<(usize, String)>,
     /// For a version diff: the earlier release it was rendered against
@@ -139,6 +146,7 @@ impl Input {
             unjudgeable: None,
             opaque_code: None,
             install_hooks: None,
+            runs_unread: None,
             sections: Vec::new(),
             base: None,
         }
@@ -157,6 +165,7 @@ impl Input {
             unjudgeable: None,
             opaque_code: None,
             install_hooks: None,
+            runs_unread: None,
             sections: Vec::new(),
             base: None,
         }

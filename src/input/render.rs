@@ -435,7 +435,7 @@ pub fn is_inert(path: &str) -> bool {
 /// `testing/`, `testdata/`, `test_data/`). Only called for files [`rank`]
 /// did not find install-relevant or code: a test tree's `.py`, `.js` and
 /// shell scripts stay code, since a setup script can import or run them.
-fn in_test_tree(path: &str) -> bool {
+pub(super) fn in_test_tree(path: &str) -> bool {
     let mut dirs = path.split('/').rev().skip(1);
     dirs.any(|d| {
         matches!(
@@ -699,6 +699,8 @@ struct HiddenCode {
     paths: std::collections::HashSet<String>,
     /// (file, what npm runs at install because of it)
     hooks: Vec<(String, String)>,
+    /// (code file, line where it runs code it does not hold)
+    unread: Vec<(String, usize)>,
 }
 
 impl HiddenCode {
@@ -723,6 +725,9 @@ impl HiddenCode {
         for target in node_required_files(&m.path, &m.data) {
             self.required.push((m.path.clone(), target));
         }
+        if let Some(line) = super::unread::first_unread_run(&m.path, &m.data) {
+            self.unread.push((m.path.clone(), line));
+        }
         self.paths.insert(m.path.clone());
     }
 
@@ -732,6 +737,18 @@ impl HiddenCode {
         self.required.extend(other.required);
         self.paths.extend(other.paths);
         self.hooks.extend(other.hooks);
+        self.unread.extend(other.unread);
+    }
+
+    /// Puts what was found in path order: members are looked at in batches
+    /// on several threads, and a note listing files in the order batches
+    /// finished would change from run to run.
+    fn sort(&mut self) {
+        self.encoded.sort();
+        self.entries.sort();
+        self.required.sort();
+        self.hooks.sort();
+        self.unread.sort();
     }
 
     /// (package.json or script, a file named as documentation or data that
@@ -768,6 +785,17 @@ fn install_scripts(json: &serde_json::Value) -> Option<String> {
 
 /// The reason the pre-check alone does not allow a package whose install
 /// runs its code.
+/// The note that keeps a pre-check from allowing code that runs text it
+/// does not hold ([`super::unread`]).
+fn unread_note(found: &[(String, usize)]) -> Option<String> {
+    let shown: Vec<String> = found.iter().map(|(p, n)| format!("{p}:{n}")).collect();
+    files_note(&shown, |n, names| {
+        format!(
+            "{n} code file(s) run code they do not hold (a file run by its path, or a string built at run time passed to exec, eval, Function or the like: {names}); the pre-check alone does not allow code it has not read: left to detectors, or review it and allowlist the artifact by sha256"
+        )
+    })
+}
+
 fn hooks_note(hooks: &[(String, String)]) -> Option<String> {
     let shown: Vec<String> = hooks.iter().map(|(p, h)| format!("{p}: {h}")).collect();
     files_note(&shown, |n, names| {
@@ -1215,7 +1243,8 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
         body.push_to(&sections[sections.len() - 1].1, &mut text);
     }
     let mut input = package_input(&source, kind, &sha, bytes, notes, Ok((text, sections)));
-    let hidden = hidden.into_inner().unwrap_or_default();
+    let mut hidden = hidden.into_inner().unwrap_or_default();
+    hidden.sort();
     input.opaque_code = opaque([
         opaque_compiled,
         linked_note(&links),
@@ -1224,6 +1253,7 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
         entry_note(&hidden.runs_as_js()),
     ]);
     input.install_hooks = hooks_note(&hidden.hooks);
+    input.runs_unread = unread_note(&hidden.unread);
     if !holds_content(&input.text) {
         input.unjudgeable = Some(format!(
             "the package holds no readable text: its {n_files} file(s) are all binary or empty, so the pre-check and the detectors would judge file names alone; review its files by hand, or allowlist the artifact by sha256"
@@ -1272,6 +1302,7 @@ fn package_input(
         unjudgeable: None,
         opaque_code: None,
         install_hooks: None,
+        runs_unread: None,
         sections,
         base: None,
     }
@@ -1460,6 +1491,7 @@ pub fn render_package_mode(
     let mut hidden = HiddenCode::default();
     if mode == RenderMode::Scan {
         new.members.iter().for_each(|m| hidden.look_at(m));
+        hidden.sort();
     }
     let r = render(old, new, mode);
     let empty = base.is_some() && r.text.is_empty();
@@ -1482,6 +1514,7 @@ pub fn render_package_mode(
         entry_note(&hidden.runs_as_js()),
     ]);
     input.install_hooks = hooks_note(&hidden.hooks);
+    input.runs_unread = unread_note(&hidden.unread);
     input.base = base
         .zip(base_sha.clone())
         .map(|(b, sha256)| crate::report::BaseInfo {

@@ -1835,6 +1835,53 @@ fn a_document_a_script_requires_cannot_be_cleared() {
     assert_reason(&o, &r, (0, "precheck-harmless"));
 }
 
+/// Code that runs text it does not hold (`eval` of a file it reads, or of
+/// a string it builds) is never allowed on the pre-check's scores alone:
+/// the veto reads code lines, not the document the text comes from.
+/// is-number whose `lib/util.js` evaluates `docs/notes.md`, string-padder's
+/// stealer in those notes, was allowed with the veto off (and tomli doing
+/// the same with `exec(open(…).read())` was allowed with it on, the `exec`
+/// line scoring 0.0014); now it is inconclusive, naming the line. A
+/// literal `eval('1 + 1')`, or an `eval` in the package's tests, is not
+/// such code.
+#[test]
+fn code_that_runs_text_it_does_not_hold_is_not_allowed_on_scores_alone() {
+    let c = Canary::new();
+    let veto_off = c.write(
+        "veto-off.toml",
+        "[precheck.vetoes]\nmalicious-package = \"off\"\n",
+    );
+    let stealer = string_padder_stealer();
+    let util: &[u8] = b"const fs = require('fs');\n\
+        const notes = fs.readFileSync(__dirname + '/../docs/notes.md', 'utf8');\n\
+        module.exports = eval(notes);\n";
+    let p = is_number_with_all(
+        &c,
+        "eval-notes.tgz",
+        &[
+            ("package/lib/util.js", util),
+            ("package/docs/notes.md", &stealer),
+        ],
+    );
+    let (o, r) = scan_path_json_under(&c, &veto_off, &p);
+    assert_reason(&o, &r, (2, "inconclusive"));
+    let pre = &r["policies"][0]["precheck"];
+    assert_eq!(pre["band"], "uncertain", "{pre:#}");
+    let note = pre["note"].as_str().unwrap();
+    assert!(note.contains("package/lib/util.js:3"), "{note}");
+
+    let literal: &[u8] = b"module.exports = eval('1 + 1');\n";
+    let in_tests: &[u8] = b"const s = process.argv[2];\nconsole.log(eval(s));\n";
+    for (name, path, code) in [
+        ("literal.tgz", "package/lib/util.js", literal),
+        ("tests.tgz", "package/test/util.test.js", in_tests),
+    ] {
+        let p = is_number_with(&c, name, path, code);
+        let (o, r) = scan_path_json_under(&c, &veto_off, &p);
+        assert_reason(&o, &r, (0, "precheck-harmless"));
+    }
+}
+
 /// Installing a package that runs its code (npm's `postinstall`, or a
 /// `binding.gyp`, for which npm runs `node-gyp rebuild` and its `<!(…)`
 /// commands) is never allowed on the pre-check's scores alone, whatever the

@@ -1,0 +1,408 @@
+//! Code that runs text it does not hold: `exec(open(p).read())`,
+//! `runpy.run_path(p)`, `eval(s)` of a string built at run time,
+//! `new Function(src)`, `vm.runInThisContext(src)`.
+//!
+//! Why: the veto reads a package's code lines, never its documentation or
+//! data, and the main model misses a small payload among a package's
+//! text. A module that executes a file's contents, or a string it
+//! assembles, runs whatever that file or string holds, which the pre-check
+//! may never have read as code: tomli whose `_re.py` ran
+//! `exec(open(… 'docs/notes.md').read())`, with a stealer in those notes,
+//! was allowed (session 18: main model 1.0e-10; the veto read the `exec`
+//! line and scored it 0.0014 against 0.00165). The pre-check cannot vouch
+//! for code it did not read, so such a package is left to detectors (who
+//! read the whole text), as install hooks are.
+//!
+//! What counts, in code files that are not documentation or data
+//! ([`is_inert`]): in Python, `exec`, `eval` and `compile` of anything but
+//! string literals (an f-string is built at run time), `execfile`,
+//! `run_path`, `SourceFileLoader` and `spec_from_file_location` (they run a
+//! file by its path, whatever its name), `exec`/`eval` passed as values,
+//! and the builtins reached by a computed name; in JavaScript, `eval` of
+//! anything but a literal, `Function(…)` with a computed argument, the
+//! `vm` module's runners and `module._compile`. Each line is matched as
+//! written and as [`fold`](crate::precheck::fold::fold) folds it, so
+//! `e\u0076al(s)` or `getattr(builtins, 'ex' + 'ec')(s)` counts too.
+//! Comment lines do not count.
+//!
+//! This module only reads text: it never evaluates, imports or runs any of
+//! it.
+
+use std::sync::OnceLock;
+
+use regex::bytes::Regex;
+
+use super::render::{in_test_tree, is_inert};
+
+/// The language a code file is read as, by its extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Lang {
+    Python,
+    JavaScript,
+}
+
+fn lang(path: &str) -> Option<Lang> {
+    let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    let ext = name.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
+    match ext {
+        "py" | "pyw" | "pyx" | "pth" => Some(Lang::Python),
+        "js" | "cjs" | "mjs" | "ts" | "cts" | "mts" | "jsx" | "tsx" => Some(Lang::JavaScript),
+        _ => None,
+    }
+}
+
+/// Patterns with named groups: `first` ends just after the `(` of a call
+/// that runs its first argument, `all` after that of a call that runs all
+/// of them; any other match counts as it stands.
+fn pattern(lang: Lang) -> &'static Regex {
+    static PY: OnceLock<Regex> = OnceLock::new();
+    static JS: OnceLock<Regex> = OnceLock::new();
+    let build = |p: &str| {
+        regex::bytes::RegexBuilder::new(p)
+            .unicode(false)
+            .multi_line(true)
+            .build()
+            .expect("unread-code patterns compile")
+    };
+    match lang {
+        Lang::Python => PY.get_or_init(|| {
+            build(concat!(
+                // `exec(code)`, `builtins.exec(code)`, but not `re.compile(p)`
+                // or a method `x.eval(…)`.
+                r#"(?P<first>(?:^|[^\w.'"]|\b(?:builtins|__builtins__|__dict__)\.)(?:exec|eval|compile)\s*\()"#,
+                r#"|\bexecfile\s*\(|\brun_path\s*\(|\bSource(?:less)?FileLoader\b|\bspec_from_file_location\b"#,
+                // Passed as values: `f = exec`, `map(eval, xs)`, `(0, eval)`.
+                r#"|(?:[=(,:]\s*|\breturn\s+|\blambda\b[^:\n]*:\s*)(?:exec|eval)\s*(?:[),;\]]|$)"#,
+                // The builtins by a computed name.
+                r#"|\bgetattr\s*\(\s*(?:builtins|__builtins__)\s*,\s*[^'"\s]|\b__builtins__\s*\[|\b(?:globals|locals|vars)\s*\(\s*\)\s*\[\s*['"]__builtins__"#,
+            ))
+        }),
+        Lang::JavaScript => JS.get_or_init(|| {
+            build(concat!(
+                // Not a method (`re.exec(s)`), nor inside a literal (a quote
+                // before the name cannot be code).
+                r#"(?P<first>(?:^|[^\w.$'"`])eval\s*\()"#,
+                r#"|(?P<all>(?:^|[^\w.$'"`])Function\s*\()"#,
+                r#"|\bvm\.(?:runIn\w*|compileFunction|Script)\b|\bnew\s+Script\s*\(|\._compile\s*\("#,
+                r#"|(?:[=(,:?]\s*|\breturn\s+)eval\s*(?:[),;\]]|$)"#,
+            ))
+        }),
+    }
+}
+
+/// Words one of which every match of [`pattern`] holds (a unit test checks
+/// each pattern's cases against them).
+fn needles(lang: Lang) -> &'static Regex {
+    static PY: OnceLock<Regex> = OnceLock::new();
+    static JS: OnceLock<Regex> = OnceLock::new();
+    let build = |p: &str| {
+        regex::bytes::RegexBuilder::new(p)
+            .unicode(false)
+            .build()
+            .expect("unread-code needles compile")
+    };
+    match lang {
+        Lang::Python => PY.get_or_init(|| {
+            build("exec|eval|compile|run_path|FileLoader|spec_from_file_location|builtins")
+        }),
+        Lang::JavaScript => JS.get_or_init(|| build("eval|Function|vm\\.|Script|_compile")),
+    }
+}
+
+/// Whether the text after a call's `(` starts with a literal argument (or
+/// several, when `all`) and nothing else until its `,` or `)`: string
+/// literals, joined by `+` or side by side. A template literal with `${`,
+/// a Python f-string or anything else is built at run time.
+fn literal_args(rest: &[u8], all: bool, lang: Lang) -> bool {
+    let mut i = 0;
+    let skip_space = |i: &mut usize| {
+        while rest.get(*i).is_some_and(|b| b.is_ascii_whitespace()) {
+            *i += 1;
+        }
+    };
+    let mut seen = false;
+    loop {
+        skip_space(&mut i);
+        // Python's string prefixes (not `f`: an f-string is built at run time).
+        if lang == Lang::Python {
+            let mut k = i;
+            while k < i + 2 && rest.get(k).is_some_and(|b| b"rRbBuU".contains(b)) {
+                k += 1;
+            }
+            if rest.get(k).is_some_and(|b| *b == b'\'' || *b == b'"') {
+                i = k;
+            }
+        }
+        match rest.get(i) {
+            Some(&q) if q == b'\'' || q == b'"' || (q == b'`' && lang == Lang::JavaScript) => {
+                // Triple quotes read as three literals, the middle one
+                // holding the text: the same verdict.
+                let mut j = i + 1;
+                loop {
+                    match rest.get(j) {
+                        None => return false,
+                        Some(b'\\') => j += 2,
+                        Some(&b) if b == q => break,
+                        Some(b'$') if q == b'`' && rest.get(j + 1) == Some(&b'{') => return false,
+                        Some(_) => j += 1,
+                    }
+                }
+                i = j + 1;
+                seen = true;
+            }
+            Some(b'+') if seen => i += 1,
+            Some(b',') if seen && all => {
+                i += 1;
+                seen = false;
+            }
+            Some(b',') | Some(b')') if seen => return true,
+            Some(b')') => return i == 0 || all,
+            _ => return false,
+        }
+    }
+}
+
+/// Whether a code file runs only when someone runs a package's tests or
+/// builds its documentation, never when it is installed or imported:
+/// files in a test tree, `test_*.py`, `*_test.py`, `conftest.py`,
+/// `*.test.js`, `*.spec.js`, and anything under `doc/` or `docs/`.
+/// Generated code is common there (jinja2's and numpy's tests `exec`
+/// what they build) and the veto still reads it.
+fn tests_or_docs(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    let name = lower.rsplit('/').next().unwrap_or(&lower);
+    let dirs = || lower.split('/').rev().skip(1);
+    in_test_tree(path)
+        || dirs().any(|d| matches!(d, "doc" | "docs" | "__tests__"))
+        || name.starts_with("test_")
+        || name.ends_with("_test.py")
+        || name == "conftest.py"
+        || [".test.", ".spec."].iter().any(|m| name.contains(m))
+}
+
+/// Where `data` (a file at `path`) runs code it does not hold: the 1-based
+/// line of the first such call, or `None`. Files that are not Python or
+/// JavaScript, that are documentation or data, or that only run with a
+/// package's tests or documentation build ([`tests_or_docs`]) are not read.
+pub fn first_unread_run(path: &str, data: &[u8]) -> Option<usize> {
+    let lang = lang(path).filter(|_| !is_inert(path) && !tests_or_docs(path))?;
+    let re = pattern(lang);
+    let counts = |text: &[u8], m: &regex::bytes::Captures| -> bool {
+        let (group, all) = match (m.name("first"), m.name("all")) {
+            (Some(g), _) => (Some(g), false),
+            (None, Some(g)) => (Some(g), true),
+            _ => (None, false),
+        };
+        match group {
+            Some(g) if !all => !literal_args(&text[g.end()..], false, lang),
+            Some(g) => {
+                // `class Function(Base):` and `function Function(` declare,
+                // they do not call.
+                let before = &text[..g.start()];
+                let declares = before.ends_with(b"class") || before.ends_with(b"function");
+                !declares && !literal_args(&text[g.end()..], true, lang)
+            }
+            None => true,
+        }
+    };
+    let comment = |line: &[u8]| {
+        let t = line.trim_ascii_start();
+        match lang {
+            Lang::Python => t.starts_with(b"#"),
+            Lang::JavaScript => t.starts_with(b"//") || t.starts_with(b"*") || t.starts_with(b"/*"),
+        }
+    };
+    let line_of = |at: usize| data[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+    let line_at = |at: usize| {
+        let start = data[..at]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1);
+        let end = data[at..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(data.len(), |p| at + p);
+        &data[start..end]
+    };
+    // As written, over the whole file: a call's argument may start on the
+    // next line. A match is placed at its last byte (a call's `(`): its
+    // first may be the line break before the name. Every pattern holds one
+    // of a few words, and most files none: a search for them first spares
+    // the patterns' slower search over every byte.
+    let written = needles(lang)
+        .is_match(data)
+        .then(|| re.captures_iter(data))
+        .into_iter()
+        .flatten()
+        .map(|c| (c.get(0).map_or(0, |m| m.end().saturating_sub(1)), c))
+        .filter(|(at, _)| !comment(line_at(*at)))
+        .find(|(_, c)| counts(data, c))
+        .map(|(at, _)| line_of(at));
+    // Folded, line by line (folding reads one line at a time).
+    let folded = data
+        .split(|&b| b == b'\n')
+        .enumerate()
+        .take_while(|(n, _)| written.map_or(true, |w| n + 1 < w))
+        .find(|(_, line)| {
+            !comment(line)
+                && crate::precheck::fold::fold(line)
+                    .is_some_and(|f| re.captures_iter(&f).any(|c| counts(&f, &c)))
+        })
+        .map(|(n, _)| n + 1);
+    match (written, folded) {
+        (Some(w), Some(f)) => Some(w.min(f)),
+        (w, f) => w.or(f),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn py(code: &str) -> Option<usize> {
+        first_unread_run("pkg/mod.py", code.as_bytes())
+    }
+
+    fn js(code: &str) -> Option<usize> {
+        first_unread_run("lib/util.js", code.as_bytes())
+    }
+
+    #[test]
+    fn running_text_built_at_run_time_counts() {
+        for code in [
+            "exec(open(p).read())",
+            "x = 1\nexec(code, ns)",
+            "eval(expr, globals(), locals())",
+            "compile(src, '<x>', 'exec')",
+            "exec(\n    source,\n)",
+            "exec(f'import {name}')",
+            "exec('import ' + name)",
+            "builtins.exec(s)",
+            "execfile('docs/notes.md')",
+            "runpy.run_path(p)",
+            "from runpy import run_path\nrun_path(here + '/notes.md')",
+            "importlib.machinery.SourceFileLoader('n', p).load_module()",
+            "s = importlib.util.spec_from_file_location('n', p)",
+            "f = exec",
+            "list(map(eval, lines))",
+            "(0, exec)(s)",
+            "getattr(builtins, name)(s)",
+            "__builtins__['ex' 'ec'](s)",
+            // Folded: the names spelled in pieces.
+            "getattr(builtins, 'ex' + 'ec')(s)",
+        ] {
+            assert!(py(code).is_some(), "{code:?}");
+        }
+        for code in [
+            "eval(s)",
+            "const f = new Function(src);",
+            "const f = Function('a', body);",
+            "vm.runInThisContext(code);",
+            "new vm.Script(code).runInNewContext({});",
+            "m._compile(src, file);",
+            "const e = eval;",
+            "(0, eval)(s)",
+            "eval(`${a}`)",
+            "\\u0065val(s)",
+        ] {
+            assert!(js(code).is_some(), "{code:?}");
+        }
+    }
+
+    /// The search for needles must not skip a file a pattern would match:
+    /// every case a pattern matches as written holds a needle.
+    #[test]
+    fn every_match_holds_a_needle() {
+        let cases = [
+            (Lang::Python, "exec(open(p).read())"),
+            (Lang::Python, "builtins.exec(s)"),
+            (Lang::Python, "execfile('x')"),
+            (Lang::Python, "run_path(p)"),
+            (Lang::Python, "SourcelessFileLoader('n', p)"),
+            (Lang::Python, "spec_from_file_location('n', p)"),
+            (Lang::Python, "f = exec"),
+            (Lang::Python, "g = lambda s: eval"),
+            (Lang::Python, "getattr(builtins, name)(s)"),
+            (Lang::Python, "__builtins__[k](s)"),
+            (Lang::Python, "vars()['__builtins__']"),
+            (Lang::JavaScript, "eval(s)"),
+            (Lang::JavaScript, "Function(a, b)"),
+            (Lang::JavaScript, "vm.runInNewContext(s)"),
+            (Lang::JavaScript, "new Script(s)"),
+            (Lang::JavaScript, "m._compile(s, f)"),
+            (Lang::JavaScript, "return eval;"),
+        ];
+        for (lang, case) in cases {
+            assert!(pattern(lang).is_match(case.as_bytes()), "{case:?}");
+            assert!(needles(lang).is_match(case.as_bytes()), "{case:?}");
+        }
+    }
+
+    #[test]
+    fn literal_code_methods_and_comments_do_not_count() {
+        for code in [
+            "exec('x = 1')",
+            "exec('x = 1', ns)",
+            "exec(r'x = 1' 'y = 2')",
+            "exec(\"\"\"x = 1\"\"\")",
+            "pattern = re.compile(r'[0-9]+')",
+            "model.eval()",
+            "# exec(open(p).read())",
+            "def evaluate(x):\n    return x",
+            "executor = ThreadPoolExecutor()",
+            "exec()",
+        ] {
+            assert_eq!(py(code), None, "{code:?}");
+        }
+        for code in [
+            "const m = re.exec(str);",
+            "eval('1 + 1');",
+            "const f = new Function('a', 'b', 'return a + b');",
+            "class Function extends Base {}",
+            "// eval(s)",
+            " * eval(s) is not used",
+            "const t = `eval(x)`;",
+        ] {
+            assert_eq!(js(code), None, "{code:?}");
+        }
+    }
+
+    #[test]
+    fn the_first_line_that_runs_unread_code_is_named() {
+        let code = "import os\n\nx = 1\nexec(open(p).read())\nexec(s)\n";
+        assert_eq!(py(code), Some(4));
+        // A folded line before a line that counts as written.
+        let code = "a = 1\ngetattr(builtins, 'ex' + 'ec')(s)\nexec(s)\n";
+        assert_eq!(py(code), Some(2));
+    }
+
+    #[test]
+    fn documents_data_tests_and_other_languages_are_not_read() {
+        let code = b"exec(open(p).read())\n";
+        for path in [
+            "docs/notes.md",
+            "README.rst",
+            "data/x.json",
+            "build.sh",
+            "tests/data/x.txt",
+        ] {
+            assert_eq!(first_unread_run(path, code), None, "{path}");
+        }
+        assert_eq!(first_unread_run("setup.py", code), Some(1));
+        assert_eq!(first_unread_run("pkg-1.0/src/pkg/_re.py", code), Some(1));
+        // Only a package's tests or its documentation build run these.
+        for path in [
+            "pkg-1.0/tests/test_x.py",
+            "src/test_pkg.py",
+            "pkg/conftest.py",
+            "docs/conf.py",
+        ] {
+            assert_eq!(first_unread_run(path, code), None, "{path}");
+        }
+        let code = b"eval(s);\n";
+        assert_eq!(first_unread_run("lib/a.js", code), Some(1));
+        for path in ["lib/__tests__/a.js", "lib/a.spec.js", "test/a.test.js"] {
+            assert_eq!(first_unread_run(path, code), None, "{path}");
+        }
+    }
+}
