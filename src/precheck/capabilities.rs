@@ -40,11 +40,14 @@ use crate::report::Span;
 /// `eval` passed as a value, gyp's `<!(…)`, pipes into a shell, npm's HTTP
 /// clients, files that make code run again, and more). With v2 each of the
 /// session's probes carried a payload with an empty view. v4 (session 18)
-/// adds what six more probes used with an empty view: Node's `inspector`
+/// adds what twelve more probes used with an empty view: Node's `inspector`
 /// opened to the network, WebAssembly, `zipimport` and `load_module`,
-/// `spawnv_passfds`, `methodcaller('system', …)`, writing a `.pth` file or
-/// `sitecustomize`, and also `WebSocket`, yaml's unsafe loaders and
-/// pickle's kin. A model calibrated on another lexicon's views is refused.
+/// `spawnv_passfds`, asyncio's subprocess functions, `methodcaller('system',
+/// …)`, `os as` in an import list, writing a `.pth` file or
+/// `sitecustomize`, `require` passed as a value and
+/// `process.getBuiltinModule`; and also `WebSocket`, yaml's unsafe loaders
+/// and pickle's kin. A model calibrated on another lexicon's views is
+/// refused.
 pub const LEXICON: &str = "capabilities/v4";
 
 /// Lines of context kept on each side of a capability line.
@@ -74,8 +77,11 @@ pub const CLASSES: &[(&str, &str)] = &[
             // Bun's and Deno's own process APIs.
             r#"|\bBun\.spawn(?:Sync)?\b|\bDeno\.(?:run|Command)\b"#,
             // v4: the private spawners under subprocess and multiprocessing,
-            // and a method named by a string (`methodcaller('system', c)(os)`).
-            r#"|\bspawnv_passfds\b|\b_posixsubprocess\b|\bmethodcaller\s*\(\s*[^'"\s)]|\b(?:methodcaller|attrgetter)\s*\(\s*['"](?:system|popen|exec\w*|spawn\w*|fork\w*|startfile|posix_spawnp?)['"]"#,
+            // asyncio's (`create_subprocess_shell`, `loop.subprocess_exec`),
+            // a method named by a string (`methodcaller('system', c)(os)`),
+            // os under another name in a list (`import sys, os as o`), and a
+            // parenthesised import from os whose names follow on later lines.
+            r#"|\bspawnv_passfds\b|\b_posixsubprocess\b|subprocess_(?:exec|shell)\b|\bimport\s+[\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*\s*,\s*(?:os|posix|nt)\s+as\b|\bfrom\s+(?:os|posix|nt)\s+import\s*\(\s*$|\bmethodcaller\s*\(\s*[^'"\s)]|\b(?:methodcaller|attrgetter)\s*\(\s*['"](?:system|popen|exec\w*|spawn\w*|fork\w*|startfile|posix_spawnp?)['"]"#,
         ),
     ),
     (
@@ -97,7 +103,7 @@ pub const CLASSES: &[(&str, &str)] = &[
             // `require` or `import()` of anything but one string literal
             // (`import(` without a space: Python's `from m import (a, b)`
             // has one), and node's other ways in.
-            r#"|\brequire\s*\(\s*[^'"`\s)]|\bimport\(\s*[^'"`\s)]|\b(?:require\s*|import)\(\s*`[^`]*\$\{|\bcreateRequire\b|\bmodule\.constructor\b|\bModule\._load\b|\bprocess\.(?:binding|_linkedBinding|mainModule|dlopen)\b|(?:\brequire\s*\(\s*|\bfrom\s+|\bimport\s*\(\s*)['"](?:node:)?(?:vm|module|worker_threads|inspector|repl)['"]"#,
+            r#"|\brequire\s*\(\s*[^'"`\s)]|\bimport\(\s*[^'"`\s)]|\b(?:require\s*|import)\(\s*`[^`]*\$\{|\bcreateRequire\b|\bmodule\.constructor\b|\bModule\._load\b|\bprocess\.(?:binding|_linkedBinding|mainModule|dlopen|getBuiltinModule)\b|(?:\brequire\s*\(\s*|\bfrom\s+|\bimport\s*\(\s*)['"](?:node:)?(?:vm|module|worker_threads|inspector|repl)['"]"#,
             // `exec` and `eval` passed as values (`(0, eval)(s)`, `f = exec`),
             // `Function(s)` without `new`, `[].constructor.constructor(s)`.
             r#"|\b(?:exec|eval)\s*[),;]|[=(,]\s*(?:exec|eval)\b|(?:[=(,:?!&|]\s*|\breturn\s+|^\s*)Function\s*\(|\.constructor\.constructor\b|\bexecfile\b|\brunpy\b"#,
@@ -106,10 +112,12 @@ pub const CLASSES: &[(&str, &str)] = &[
             // `sys.modules[m].popen`, `globals()[n]`), and timers given
             // code as a string.
             r#"|\b(?:global|globalThis)\s*\[|\b(?:globals|locals|vars)\s*\(\s*\)\s*\[|\bsys\.modules\s*\[[^\]]*\]\s*\.|\bgetattr\s*\(\s*sys\.modules\b|\bset(?:Timeout|Interval|Immediate)\s*\(\s*['"`]"#,
-            // v4: code loaded from an archive or compiled to WebAssembly,
+            // v4: `require` passed as a value (`const r = require`,
+            // `Reflect.apply(require, …)`), code loaded from an archive or
+            // compiled to WebAssembly,
             // a debugger opened to the network, and deserialisers that run
             // code (`yaml`'s unsafe loaders, pickle's kin).
-            r#"|\bzipimport\b|\bload_module\s*\(|\bWebAssembly\.(?:instantiate|compile|Module|Instance)|\binspector\.open\b|\bUnsafeLoader\b|\bunsafe_load(?:_all)?\b|\bLoader\s*=\s*(?:yaml\.)?Loader\b|\bUnpickler\b|\b(?:jsonpickle|dill|cloudpickle)\.(?:loads?|decode)\b"#,
+            r#"|(?:[=(,:?]\s*|\breturn\s+)require\s*(?:[),;\]]|$)|\bzipimport\b|\bload_module\s*\(|\bWebAssembly\.(?:instantiate|compile|Module|Instance)|\binspector\.open\b|\bUnsafeLoader\b|\bunsafe_load(?:_all)?\b|\bLoader\s*=\s*(?:yaml\.)?Loader\b|\bUnpickler\b|\b(?:jsonpickle|dill|cloudpickle)\.(?:loads?|decode)\b"#,
         ),
     ),
     (
@@ -653,6 +661,13 @@ mod tests {
             ("yaml.load(blob, Loader=yaml.UnsafeLoader)", "dynamic-code"),
             ("yaml.load(blob, Loader=yaml.Loader)", "dynamic-code"),
             ("dill.loads(blob)", "dynamic-code"),
+            ("asyncio.create_subprocess_shell(cmd)", "process"),
+            ("await loop.subprocess_exec(P, 'sh', '-c', c)", "process"),
+            ("import threading, os as o", "process"),
+            ("from os import (", "process"),
+            ("const r = require;", "dynamic-code"),
+            ("Reflect.apply(require, null, [m])", "dynamic-code"),
+            ("const m = process.getBuiltinModule(n);", "dynamic-code"),
             (
                 "open(site.getsitepackages()[0] + '/x.pth', 'w')",
                 "environment",
@@ -681,6 +696,9 @@ mod tests {
             "const label = 'is' + '-' + 'number';",
             "yaml.load(blob, Loader=yaml.SafeLoader)",
             "rows.sort(key=attrgetter('name'))",
+            "import sys, os",
+            "from os import path, sep",
+            "const x = require('./x');",
         ] {
             assert!(classes_of(line.as_bytes()).is_empty(), "{line:?}");
         }

@@ -1778,16 +1778,27 @@ fn names_spelled_in_pieces_do_not_hide_a_payload() {
 /// Ways to act that lexicon v3 had no name for, so their lines were not in
 /// the veto's view and is-number carrying them was allowed on the main
 /// model's score alone (below 1e-8): Node's inspector opened to the
-/// network (a remote debugger runs any code it is sent) and a WebAssembly
-/// module instantiated from bytes the package carries. Lexicon v4 names
-/// both, and each is vetoed at the file that holds it.
+/// network (a remote debugger runs any code it is sent), a WebAssembly
+/// module instantiated from bytes the package carries, `require` passed
+/// as a value and called under another name, and Node 22's
+/// `process.getBuiltinModule` given a computed name. Lexicon v4 names
+/// them, and each is vetoed at the file that holds it.
 #[test]
-fn a_debugger_or_webassembly_in_a_package_is_read_by_the_veto() {
+fn ways_to_act_lexicon_v3_had_no_name_for_are_read_by_the_veto() {
     let c = Canary::new();
     let inspector = b"const i = require('inspector');\ni.open(9229, '0.0.0.0');\n";
     let wasm = b"const m = new WebAssembly.Module(Buffer.from(BLOB, 'hex'));\n\
         new WebAssembly.Instance(m, { env: { log: console.log } }).exports.main();\n";
-    for (name, code) in [("inspector.tgz", &inspector[..]), ("wasm.tgz", &wasm[..])] {
+    let alias = b"const r = require;\nconst m = ['child', 'process'].join('_');\n\
+        r(m).spawn('sh', ['-c', c], { detached: true });\n";
+    let builtin = b"const m = process.getBuiltinModule(['child', 'process'].join('_'));\n\
+        m.spawn('sh', ['-c', c]);\n";
+    for (name, code) in [
+        ("inspector.tgz", &inspector[..]),
+        ("wasm.tgz", &wasm[..]),
+        ("alias.tgz", &alias[..]),
+        ("builtin.tgz", &builtin[..]),
+    ] {
         let p = is_number_with(&c, name, "package/lib/util.js", code);
         let (o, r) = scan_path_json(&c, &p);
         assert_vetoed_at(&o, &r, "lib/util.js:");
