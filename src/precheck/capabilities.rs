@@ -91,8 +91,9 @@ pub const CLASSES: &[(&str, &str)] = &[
             // The same modules as ES modules, npm's HTTP clients, and
             // Python's other protocol clients.
             r#"|(?:\bfrom\s+|\bimport\s*\(\s*)['"](?:node:)?(?:https?|http2|net|dns|tls|dgram)['"]|(?:\brequire\s*\(\s*|\bfrom\s+|\bimport\s*\(\s*)['"](?:axios|got|node-fetch|undici|request|needle|superagent|ws|socket\.io-client)['"]|\bopen_connection\b|\bxmlrpc\b|\bimaplib\b|\bpoplib\b"#,
-            // v4: the browser-style clients Node and Deno have built in.
-            r#"|\bWebSocket\b|\bEventSource\b|\bsendBeacon\b"#,
+            // v4: the browser-style clients Node and Deno have built in, and
+            // more of Python's (cloud storage is an upload channel too).
+            r#"|\bWebSocket\b|\bEventSource\b|\bsendBeacon\b|\bboto3\b|\bhttplib2\b|\b(?:HTTPClient|httpclient)\b|\b(?:g|ni)requests\b|\burlfetch\b"#,
         ),
     ),
     (
@@ -131,8 +132,13 @@ pub const CLASSES: &[(&str, &str)] = &[
             // cron, SSH keys, login items).
             r#"|\.(?:bashrc|zshrc|bash_profile|zprofile)\b|\bauthorized_keys\b|/etc/cron|\bcrontab\b|\bLaunchAgents\b|\bschtasks\b|CurrentVersion\\+Run\b|Start Menu\\+Programs\\+Startup"#,
             // v4: Python runs every `.pth` file in site-packages at start-up,
-            // and `sitecustomize` / `usercustomize` modules.
-            r#"|\.pth['"]|\b(?:site|user)customize\b|\bget(?:user)?sitepackages\b"#,
+            // and `sitecustomize` / `usercustomize` modules; services and
+            // autostart entries run code again too.
+            r#"|\.pth['"]|\b(?:site|user)customize\b|\bget(?:user)?sitepackages\b|systemd/user\b|\.config/autostart\b|\brc\.local\b|/etc/init\.d\b|\bsystemctl\b"#,
+            // v4: more secrets by where they are kept (as a path segment
+            // too: `Path(home) / '.kube'`), and what stealers watch: the
+            // clipboard (address swapping), keys and the screen.
+            r#"|\.(?:ssh|aws|kube|docker|azure|gnupg)\b|\bgcloud\b|\.netrc\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|/etc/(?:passwd|shadow|sudoers)\b|\.bash_history\b|\bbrowser_cookie3?\b|\bpyperclip\b|\bclipboard_(?:get|append)\b|\bwin32clipboard\b|\bxclip\b|\bxsel\b|\bpb(?:copy|paste)\b|\bpynput\b|\bGetAsyncKeyState\b|\bSetWindowsHookEx|\bImageGrab\b|\bpyautogui\b"#,
         ),
     ),
     (
@@ -668,6 +674,16 @@ mod tests {
             ("const r = require;", "dynamic-code"),
             ("Reflect.apply(require, null, [m])", "dynamic-code"),
             ("const m = process.getBuiltinModule(n);", "dynamic-code"),
+            ("boto3.client('s3').upload_file(p, b, k)", "network"),
+            (
+                "d = (Path(root) / '.kube' / 'config').read_text()",
+                "environment",
+            ),
+            ("open('/etc/shadow').read()", "environment"),
+            ("t = pyperclip.paste()", "environment"),
+            ("from pynput import keyboard", "environment"),
+            ("ImageGrab.grab().save(p)", "environment"),
+            ("p = home / '.config/systemd/user/x.service'", "environment"),
             (
                 "open(site.getsitepackages()[0] + '/x.pth', 'w')",
                 "environment",
@@ -699,6 +715,7 @@ mod tests {
             "import sys, os",
             "from os import path, sep",
             "const x = require('./x');",
+            "all = ['pandas[plot,output-formatting,clipboard,compression]',",
         ] {
             assert!(classes_of(line.as_bytes()).is_empty(), "{line:?}");
         }
