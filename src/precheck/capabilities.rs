@@ -81,7 +81,7 @@ pub const CLASSES: &[(&str, &str)] = &[
             // a method named by a string (`methodcaller('system', c)(os)`),
             // os under another name in a list (`import sys, os as o`), and a
             // parenthesised import from os whose names follow on later lines.
-            r#"|\bspawnv_passfds\b|\b_posixsubprocess\b|subprocess_(?:exec|shell)\b|\bimport\s+[\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*\s*,\s*(?:os|posix|nt)\s+as\b|\bfrom\s+(?:os|posix|nt)\s+import\s*\(\s*$|\bmethodcaller\s*\(\s*[^'"\s)]|\b(?:methodcaller|attrgetter)\s*\(\s*['"](?:system|popen|exec\w*|spawn\w*|fork\w*|startfile|posix_spawnp?)['"]"#,
+            r#"|\bspawnv_passfds\b|\b_posixsubprocess\b|subprocess_(?:exec|shell)\b|,\s*(?:os|posix|nt)\s+as\b|\bfrom\s+(?:os|posix|nt)\s+import\s*\(\s*$|\bmethodcaller\s*\(\s*[^'"\s)]|\b(?:methodcaller|attrgetter)\s*\(\s*['"](?:system|popen|exec\w*|spawn\w*|fork\w*|startfile|posix_spawnp?)['"]"#,
         ),
     ),
     (
@@ -118,7 +118,7 @@ pub const CLASSES: &[(&str, &str)] = &[
             // compiled to WebAssembly,
             // a debugger opened to the network, and deserialisers that run
             // code (`yaml`'s unsafe loaders, pickle's kin).
-            r#"|(?:[=(,:?]\s*|\breturn\s+)require\s*(?:[),;\]]|$)|\bzipimport\b|\bload_module\s*\(|\bWebAssembly\.(?:instantiate|compile|Module|Instance)|\binspector\.open\b|\bUnsafeLoader\b|\bunsafe_load(?:_all)?\b|\bLoader\s*=\s*(?:yaml\.)?Loader\b|\bUnpickler\b|\b(?:jsonpickle|dill|cloudpickle)\.(?:loads?|decode)\b"#,
+            r#"|\brequire\s*(?:[),;\]]|$)|\bzipimport\b|\bload_module\s*\(|\bWebAssembly\.(?:instantiate|compile|Module|Instance)|\binspector\.open\b|\bUnsafeLoader\b|\bunsafe_load(?:_all)?\b|\bLoader\s*=\s*(?:yaml\.)?Loader\b|\bUnpickler\b|\b(?:jsonpickle|dill|cloudpickle)\.(?:loads?|decode)\b"#,
         ),
     ),
     (
