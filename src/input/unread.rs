@@ -51,19 +51,23 @@ fn lang(path: &str) -> Option<Lang> {
     }
 }
 
+/// A pattern of this module (ASCII classes; `^` and `$` at line ends when
+/// `lines`). The patterns are constants checked by unit tests: a failure
+/// to compile is a build defect, not an input error.
+fn build(pattern: &str, lines: bool) -> Regex {
+    regex::bytes::RegexBuilder::new(pattern)
+        .unicode(false)
+        .multi_line(lines)
+        .build()
+        .expect("unread-code patterns compile")
+}
+
 /// Patterns with named groups: `first` ends just after the `(` of a call
 /// that runs its first argument, `all` after that of a call that runs all
 /// of them; any other match counts as it stands.
 fn pattern(lang: Lang) -> &'static Regex {
     static PY: OnceLock<Regex> = OnceLock::new();
     static JS: OnceLock<Regex> = OnceLock::new();
-    let build = |p: &str| {
-        regex::bytes::RegexBuilder::new(p)
-            .unicode(false)
-            .multi_line(true)
-            .build()
-            .expect("unread-code patterns compile")
-    };
     match lang {
         Lang::Python => PY.get_or_init(|| {
             build(concat!(
@@ -75,7 +79,7 @@ fn pattern(lang: Lang) -> &'static Regex {
                 r#"|(?:[=(,:]\s*|\breturn\s+|\blambda\b[^:\n]*:\s*)(?:exec|eval)\s*(?:[),;\]]|$)"#,
                 // The builtins by a computed name.
                 r#"|\bgetattr\s*\(\s*(?:builtins|__builtins__)\s*,\s*[^'"\s]|\b__builtins__\s*\[|\b(?:globals|locals|vars)\s*\(\s*\)\s*\[\s*['"]__builtins__"#,
-            ))
+            ), true)
         }),
         Lang::JavaScript => JS.get_or_init(|| {
             build(concat!(
@@ -85,7 +89,7 @@ fn pattern(lang: Lang) -> &'static Regex {
                 r#"|(?P<all>(?:^|[^\w.$'"`])Function\s*\()"#,
                 r#"|\bvm\.(?:runIn\w*|compileFunction|Script)\b|\bnew\s+Script\s*\(|\._compile\s*\("#,
                 r#"|(?:[=(,:?]\s*|\breturn\s+)eval\s*(?:[),;\]]|$)"#,
-            ))
+            ), true)
         }),
     }
 }
@@ -95,17 +99,14 @@ fn pattern(lang: Lang) -> &'static Regex {
 fn needles(lang: Lang) -> &'static Regex {
     static PY: OnceLock<Regex> = OnceLock::new();
     static JS: OnceLock<Regex> = OnceLock::new();
-    let build = |p: &str| {
-        regex::bytes::RegexBuilder::new(p)
-            .unicode(false)
-            .build()
-            .expect("unread-code needles compile")
-    };
     match lang {
         Lang::Python => PY.get_or_init(|| {
-            build("exec|eval|compile|run_path|FileLoader|spec_from_file_location|builtins")
+            build(
+                "exec|eval|compile|run_path|FileLoader|spec_from_file_location|builtins",
+                false,
+            )
         }),
-        Lang::JavaScript => JS.get_or_init(|| build("eval|Function|vm\\.|Script|_compile")),
+        Lang::JavaScript => JS.get_or_init(|| build("eval|Function|vm\\.|Script|_compile", false)),
     }
 }
 

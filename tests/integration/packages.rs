@@ -1289,10 +1289,7 @@ fn a_payload_hidden_in_a_cleared_package_is_not_allowed() {
         "{p:#}"
     );
 
-    let veto_off = c.write(
-        "veto-off.toml",
-        "[precheck.vetoes]\nmalicious-package = \"off\"\n",
-    );
+    let veto_off = veto_off_config(&c);
     let (_, r) = scan_path_json_under(&c, &veto_off, &hidden);
     assert_eq!(r["decision"], "allow", "without the veto: {r:#}");
 }
@@ -1312,10 +1309,7 @@ fn the_veto_model_catches_a_payload_the_main_model_dilutes() {
         .find(|(p, _)| p == "requestz-2.31.0/setup.py")
         .unwrap()
         .1;
-    let veto_off = c.write(
-        "veto-off.toml",
-        "[precheck.vetoes]\nmalicious-package = \"off\"\n",
-    );
+    let veto_off = veto_off_config(&c);
     // The shipped policy and thresholds, named explicitly.
     let with_veto = c.write("with-veto.toml", "");
     for (carrier, path) in [
@@ -1846,6 +1840,15 @@ fn a_document_a_script_requires_cannot_be_cleared() {
     assert_reason(&o, &r, (0, "precheck-harmless"));
 }
 
+/// A config that turns the malicious-package veto off, so a test sees what
+/// the main model and the gate's rules decide alone.
+fn veto_off_config(c: &Canary) -> std::path::PathBuf {
+    c.write(
+        "veto-off.toml",
+        "[precheck.vetoes]\nmalicious-package = \"off\"\n",
+    )
+}
+
 /// Code that runs text it does not hold (`eval` of a file it reads, or of
 /// a string it builds) is never allowed on the pre-check's scores alone:
 /// the veto reads code lines, not the document the text comes from.
@@ -1858,10 +1861,7 @@ fn a_document_a_script_requires_cannot_be_cleared() {
 #[test]
 fn code_that_runs_text_it_does_not_hold_is_not_allowed_on_scores_alone() {
     let c = Canary::new();
-    let veto_off = c.write(
-        "veto-off.toml",
-        "[precheck.vetoes]\nmalicious-package = \"off\"\n",
-    );
+    let veto_off = veto_off_config(&c);
     let stealer = string_padder_stealer();
     let util: &[u8] = b"const fs = require('fs');\n\
         const notes = fs.readFileSync(__dirname + '/../docs/notes.md', 'utf8');\n\
@@ -1903,10 +1903,7 @@ fn code_that_runs_text_it_does_not_hold_is_not_allowed_on_scores_alone() {
 #[test]
 fn install_time_code_is_not_allowed_on_scores_alone() {
     let c = Canary::new();
-    let veto_off = c.write(
-        "veto-off.toml",
-        "[precheck.vetoes]\nmalicious-package = \"off\"\n",
-    );
+    let veto_off = veto_off_config(&c);
     let check: &[u8] = b"console.log('installed');\n";
     let hook = is_number_edited(
         &c,
