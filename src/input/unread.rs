@@ -85,9 +85,12 @@ fn pattern(lang: Lang) -> &'static Regex {
             build(concat!(
                 // Not a method (`re.exec(s)`), nor inside a literal (a quote
                 // before the name cannot be code).
-                r#"(?P<first>(?:^|[^\w.$'"`])eval\s*\()"#,
+                r#"(?P<first>(?:^|[^\w.$'"`]|\b(?:globalThis|global|window|self)\.)eval\s*\(|\bimport\s*\()"#,
                 r#"|(?P<all>(?:^|[^\w.$'"`])Function\s*\()"#,
                 r#"|\bvm\.(?:runIn\w*|compileFunction|Script)\b|\bnew\s+Script\s*\(|\._compile\s*\("#,
+                // `Function` by another name: the async and generator
+                // function constructors.
+                r#"|\bgetPrototypeOf\s*\(\s*(?:async\b|function\s*\*)|\}\s*\)\s*\.\s*constructor\b"#,
                 r#"|(?:[=(,:?]\s*|\breturn\s+)eval\s*(?:[),;\]]|$)"#,
             ), true)
         }),
@@ -106,7 +109,12 @@ fn needles(lang: Lang) -> &'static Regex {
                 false,
             )
         }),
-        Lang::JavaScript => JS.get_or_init(|| build("eval|Function|vm\\.|Script|_compile", false)),
+        Lang::JavaScript => JS.get_or_init(|| {
+            build(
+                "eval|Function|vm\\.|Script|_compile|import|getPrototypeOf|constructor",
+                false,
+            )
+        }),
     }
 }
 
@@ -305,6 +313,10 @@ mod tests {
             "(0, eval)(s)",
             "eval(`${a}`)",
             "\\u0065val(s)",
+            "globalThis.eval(s);",
+            "import('data:text/javascript,' + encodeURIComponent(s));",
+            "const m = await import(name);",
+            "new (Object.getPrototypeOf(async function () {}).constructor)(s)();",
         ] {
             assert!(js(code).is_some(), "{code:?}");
         }
@@ -332,6 +344,9 @@ mod tests {
             (Lang::JavaScript, "new Script(s)"),
             (Lang::JavaScript, "m._compile(s, f)"),
             (Lang::JavaScript, "return eval;"),
+            (Lang::JavaScript, "window.eval(s)"),
+            (Lang::JavaScript, "import(m)"),
+            (Lang::JavaScript, "}).constructor"),
         ];
         for (lang, case) in cases {
             assert!(pattern(lang).is_match(case.as_bytes()), "{case:?}");
@@ -363,6 +378,8 @@ mod tests {
             "// eval(s)",
             " * eval(s) is not used",
             "const t = `eval(x)`;",
+            "const m = await import('./lazy.js');",
+            "import x from 'y';",
         ] {
             assert_eq!(js(code), None, "{code:?}");
         }

@@ -114,11 +114,13 @@ pub const CLASSES: &[(&str, &str)] = &[
             // code as a string.
             r#"|\b(?:global|globalThis)\s*\[|\b(?:globals|locals|vars)\s*\(\s*\)\s*\[|\bsys\.modules\s*\[[^\]]*\]\s*\.|\bgetattr\s*\(\s*sys\.modules\b|\bset(?:Timeout|Interval|Immediate)\s*\(\s*['"`]"#,
             // v4: `require` passed as a value (`const r = require`,
-            // `Reflect.apply(require, …)`), code loaded from an archive or
-            // compiled to WebAssembly,
+            // `Reflect.apply(require, …)`), the async and generator
+            // function constructors (`Function` by another name), a module
+            // imported from a `data:` URL (code in a string), code loaded
+            // from an archive or compiled to WebAssembly,
             // a debugger opened to the network, and deserialisers that run
             // code (`yaml`'s unsafe loaders, pickle's kin).
-            r#"|\brequire\s*(?:[),;\]]|$)|\bzipimport\b|\bload_module\s*\(|\bWebAssembly\.(?:instantiate|compile|Module|Instance)|\binspector\.open\b|\bUnsafeLoader\b|\bunsafe_load(?:_all)?\b|\bLoader\s*=\s*(?:yaml\.)?Loader\b|\bUnpickler\b|\b(?:jsonpickle|dill|cloudpickle)\.(?:loads?|decode)\b"#,
+            r#"|\brequire\s*(?:[),;\]]|$)|\bgetPrototypeOf\s*\(\s*(?:async\b|function\s*\*)|\}\s*\)\s*\.\s*constructor\b|\bimport\s*\(\s*['"`]data:|\bzipimport\b|\bload_module\s*\(|\bWebAssembly\.(?:instantiate|compile|Module|Instance)|\binspector\.open\b|\bUnsafeLoader\b|\bunsafe_load(?:_all)?\b|\bLoader\s*=\s*(?:yaml\.)?Loader\b|\bUnpickler\b|\b(?:jsonpickle|dill|cloudpickle)\.(?:loads?|decode)\b"#,
         ),
     ),
     (
@@ -310,6 +312,7 @@ pub const NEEDLES: &[&str] = &[
     "dlopen",
     "Require",
     "constructor",
+    "getPrototypeOf",
     "Module._load",
     "process",
     "global",
@@ -975,6 +978,12 @@ mod tests {
             ("const r = require;", "dynamic-code"),
             ("Reflect.apply(require, null, [m])", "dynamic-code"),
             ("const m = process.getBuiltinModule(n);", "dynamic-code"),
+            (
+                "const AF = Object.getPrototypeOf(async function () {}).constructor;",
+                "dynamic-code",
+            ),
+            ("const G = (function* () {}).constructor;", "dynamic-code"),
+            ("import('data:text/javascript,' + s);", "dynamic-code"),
             ("boto3.client('s3').upload_file(p, b, k)", "network"),
             (
                 "d = (Path(root) / '.kube' / 'config').read_text()",
