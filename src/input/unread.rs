@@ -73,7 +73,11 @@ fn pattern(lang: Lang) -> &'static Regex {
             build(concat!(
                 // `exec(code)`, `builtins.exec(code)`, but not `re.compile(p)`
                 // or a method `x.eval(…)`.
-                r#"(?P<first>(?:^|[^\w.'"]|\b(?:builtins|__builtins__|__dict__)\.)(?:exec|eval|compile)\s*\()"#,
+                r#"(?P<first>(?:^|[^\w.'"]|\b(?:builtins|__builtins__|__dict__)\.)(?:exec|eval|compile)\s*\("#,
+                // The same by other names: `timeit.timeit(s)`, `cProfile.run(s)`,
+                // `pdb.run(s)`, `InteractiveInterpreter().runsource(s)`.
+                r#"|\b(?:pdb|cProfile|profile)\.run(?:ctx)?\s*\(|\btimeit\.(?:timeit|repeat)\s*\(|\brun(?:source|code)\s*\()"#,
+                r#"|\bPyRun_\w+"#,
                 r#"|\bexecfile\s*\(|\brun_path\s*\(|\bSource(?:less)?FileLoader\b|\bspec_from_file_location\b"#,
                 // Passed as values: `f = exec`, `map(eval, xs)`, `(0, eval)`.
                 r#"|(?:[=(,:]\s*|\breturn\s+|\blambda\b[^:\n]*:\s*)(?:exec|eval)\s*(?:[),;\]]|$)"#,
@@ -105,7 +109,7 @@ fn needles(lang: Lang) -> &'static Regex {
     match lang {
         Lang::Python => PY.get_or_init(|| {
             build(
-                "exec|eval|compile|run_path|FileLoader|spec_from_file_location|builtins",
+                "exec|eval|compile|run_path|FileLoader|spec_from_file_location|builtins|pdb\\.run|rofile\\.run|timeit|runsource|runcode|PyRun_",
                 false,
             )
         }),
@@ -299,6 +303,10 @@ mod tests {
             "__builtins__['ex' 'ec'](s)",
             // Folded: the names spelled in pieces.
             "getattr(builtins, 'ex' + 'ec')(s)",
+            "timeit.timeit(S, number=1)",
+            "cProfile.run(S)",
+            "code.InteractiveInterpreter().runsource(S, symbol='exec')",
+            "ctypes.pythonapi.PyRun_SimpleString(S.encode())",
         ] {
             assert!(py(code).is_some(), "{code:?}");
         }
@@ -338,6 +346,11 @@ mod tests {
             (Lang::Python, "getattr(builtins, name)(s)"),
             (Lang::Python, "__builtins__[k](s)"),
             (Lang::Python, "vars()['__builtins__']"),
+            (Lang::Python, "pdb.run(s)"),
+            (Lang::Python, "cProfile.runctx(s, g, l)"),
+            (Lang::Python, "timeit.repeat(s)"),
+            (Lang::Python, "i.runcode(c)"),
+            (Lang::Python, "PyRun_String(s)"),
             (Lang::JavaScript, "eval(s)"),
             (Lang::JavaScript, "Function(a, b)"),
             (Lang::JavaScript, "vm.runInNewContext(s)"),
@@ -367,6 +380,7 @@ mod tests {
             "def evaluate(x):\n    return x",
             "executor = ThreadPoolExecutor()",
             "exec()",
+            "timeit.timeit('x = 1', number=10)",
         ] {
             assert_eq!(py(code), None, "{code:?}");
         }

@@ -113,14 +113,17 @@ pub const CLASSES: &[(&str, &str)] = &[
             // `sys.modules[m].popen`, `globals()[n]`), and timers given
             // code as a string.
             r#"|\b(?:global|globalThis)\s*\[|\b(?:globals|locals|vars)\s*\(\s*\)\s*\[|\bsys\.modules\s*\[[^\]]*\]\s*\.|\bgetattr\s*\(\s*sys\.modules\b|\bset(?:Timeout|Interval|Immediate)\s*\(\s*['"`]"#,
-            // v4: `require` passed as a value (`const r = require`,
+            // v4: Python's other ways to run a string (`timeit.timeit(s)`,
+            // `cProfile.run(s)`, `pdb.run(s)`, `code.InteractiveInterpreter
+            // ().runsource(s)`, `PyRun_SimpleString` through ctypes),
+            // `require` passed as a value (`const r = require`,
             // `Reflect.apply(require, …)`), the async and generator
             // function constructors (`Function` by another name), a module
             // imported from a `data:` URL (code in a string), code loaded
             // from an archive or compiled to WebAssembly,
             // a debugger opened to the network, and deserialisers that run
             // code (`yaml`'s unsafe loaders, pickle's kin).
-            r#"|\brequire\s*(?:[),;\]]|$)|\bgetPrototypeOf\s*\(\s*(?:async\b|function\s*\*)|\}\s*\)\s*\.\s*constructor\b|\bimport\s*\(\s*['"`]data:|\bzipimport\b|\bload_module\s*\(|\bWebAssembly\.(?:instantiate|compile|Module|Instance)|\binspector\.open\b|\bUnsafeLoader\b|\bunsafe_load(?:_all)?\b|\bLoader\s*=\s*(?:yaml\.)?Loader\b|\bUnpickler\b|\b(?:jsonpickle|dill|cloudpickle)\.(?:loads?|decode)\b"#,
+            r#"|\brequire\s*(?:[),;\]]|$)|\bgetPrototypeOf\s*\(\s*(?:async\b|function\s*\*)|\b(?:pdb|cProfile|profile)\.run(?:ctx|call)?\s*\(|\btimeit\.(?:timeit|repeat)\s*\(|\brun(?:source|code)\s*\(|\bInteractive(?:Interpreter|Console)\b|\bcompile_command\b|\bPyRun_\w+|\}\s*\)\s*\.\s*constructor\b|\bimport\s*\(\s*['"`]data:|\bzipimport\b|\bload_module\s*\(|\bWebAssembly\.(?:instantiate|compile|Module|Instance)|\binspector\.open\b|\bUnsafeLoader\b|\bunsafe_load(?:_all)?\b|\bLoader\s*=\s*(?:yaml\.)?Loader\b|\bUnpickler\b|\b(?:jsonpickle|dill|cloudpickle)\.(?:loads?|decode)\b"#,
         ),
     ),
     (
@@ -313,6 +316,14 @@ pub const NEEDLES: &[&str] = &[
     "Require",
     "constructor",
     "getPrototypeOf",
+    "pdb.",
+    "rofile.run",
+    "timeit",
+    "runsource",
+    "runcode",
+    "Interactive",
+    "compile_command",
+    "PyRun_",
     "Module._load",
     "process",
     "global",
@@ -984,6 +995,16 @@ mod tests {
             ),
             ("const G = (function* () {}).constructor;", "dynamic-code"),
             ("import('data:text/javascript,' + s);", "dynamic-code"),
+            ("timeit.timeit(S, number=1)", "dynamic-code"),
+            ("cProfile.run(S)", "dynamic-code"),
+            (
+                "code.InteractiveInterpreter().runsource(S, symbol='exec')",
+                "dynamic-code",
+            ),
+            (
+                "ctypes.pythonapi.PyRun_SimpleString(S.encode())",
+                "dynamic-code",
+            ),
             ("boto3.client('s3').upload_file(p, b, k)", "network"),
             (
                 "d = (Path(root) / '.kube' / 'config').read_text()",
