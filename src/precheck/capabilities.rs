@@ -91,6 +91,10 @@ pub const CLASSES: &[(&str, &str)] = &[
             // The same modules as ES modules, npm's HTTP clients, and
             // Python's other protocol clients.
             r#"|(?:\bfrom\s+|\bimport\s*\(\s*)['"](?:node:)?(?:https?|http2|net|dns|tls|dgram)['"]|(?:\brequire\s*\(\s*|\bfrom\s+|\bimport\s*\(\s*)['"](?:axios|got|node-fetch|undici|request|needle|superagent|ws|socket\.io-client)['"]|\bopen_connection\b|\bxmlrpc\b|\bimaplib\b|\bpoplib\b"#,
+            // v4: servers that listen for commands (a backdoor needs no
+            // outbound connection; `logging.config.listen` even evaluates
+            // what it is sent).
+            r#"|\bhttp\.server\b|\bsocketserver\b|\b(?:HTTP|TCP|UDP|ThreadingHTTP|ThreadingTCP)Server\b|\bserve_forever\b|\bstart_(?:unix_)?server\b|\bmultiprocessing\.connection\b|\blogging\.config\.listen\b"#,
             // v4: the browser-style clients Node and Deno have built in, and
             // more of Python's (cloud storage is an upload channel too).
             r#"|\bWebSocket\b|\bEventSource\b|\bsendBeacon\b|\bboto3\b|\bhttplib2\b|\b(?:HTTPClient|httpclient)\b|\b(?:g|ni)requests\b|\burlfetch\b"#,
@@ -297,6 +301,11 @@ pub const NEEDLES: &[&str] = &[
     "imaplib",
     "poplib",
     "WebSocket",
+    "server",
+    "Server",
+    "serve_forever",
+    "multiprocessing.connection",
+    "logging.config",
     "EventSource",
     "sendBeacon",
     "boto3",
@@ -1006,6 +1015,14 @@ mod tests {
                 "dynamic-code",
             ),
             ("boto3.client('s3').upload_file(p, b, k)", "network"),
+            (
+                "srv = http.server.HTTPServer(('0.0.0.0', 8731), H)",
+                "network",
+            ),
+            ("import socketserver, threading", "network"),
+            ("await asyncio.start_server(H, '0.0.0.0', 8731)", "network"),
+            ("from multiprocessing.connection import Listener", "network"),
+            ("t = logging.config.listen(9999)", "network"),
             (
                 "d = (Path(root) / '.kube' / 'config').read_text()",
                 "environment",
