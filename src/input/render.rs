@@ -312,13 +312,13 @@ fn compiled_note<'a>(paths: impl Iterator<Item = &'a str>) -> Option<String> {
 }
 
 /// The file name of a member path, and its lowercase form.
-fn file_name(path: &str) -> (&str, String) {
+pub(super) fn file_name(path: &str) -> (&str, String) {
     let name = path.rsplit('/').next().unwrap_or(path);
     (name, name.to_ascii_lowercase())
 }
 
 /// The extension of a file name, without the dot ("" when there is none).
-fn extension(name: &str) -> &str {
+pub(super) fn extension(name: &str) -> &str {
     name.rsplit_once('.').map(|(_, e)| e).unwrap_or("")
 }
 
@@ -783,8 +783,6 @@ fn install_scripts(json: &serde_json::Value) -> Option<String> {
     (!run.is_empty()).then(|| run.join(", "))
 }
 
-/// The reason the pre-check alone does not allow a package whose install
-/// runs its code.
 /// The note that keeps a pre-check from allowing code that runs text it
 /// does not hold ([`super::unread`]).
 fn unread_note(found: &[(String, usize)]) -> Option<String> {
@@ -796,6 +794,8 @@ fn unread_note(found: &[(String, usize)]) -> Option<String> {
     })
 }
 
+/// The reason the pre-check alone does not allow a package whose install
+/// runs its code.
 fn hooks_note(hooks: &[(String, String)]) -> Option<String> {
     let shown: Vec<String> = hooks.iter().map(|(p, h)| format!("{p}: {h}")).collect();
     files_note(&shown, |n, names| {

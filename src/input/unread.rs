@@ -14,13 +14,17 @@
 //! read the whole text), as install hooks are.
 //!
 //! What counts, in code files that are not documentation or data
-//! ([`is_inert`]): in Python, `exec`, `eval` and `compile` of anything but
-//! string literals (an f-string is built at run time), `execfile`,
-//! `run_path`, `SourceFileLoader` and `spec_from_file_location` (they run a
-//! file by its path, whatever its name), `exec`/`eval` passed as values,
-//! and the builtins reached by a computed name; in JavaScript, `eval` of
-//! anything but a literal, `Function(…)` with a computed argument, the
-//! `vm` module's runners and `module._compile`. Each line is matched as
+//! ([`is_inert`]) nor only run by tests or a documentation build: in
+//! Python, `exec`, `eval` and `compile` of anything but string literals
+//! (an f-string is built at run time), and the same through
+//! `timeit.timeit`, `cProfile.run`, `pdb.run`, `runsource` and `runcode`;
+//! `PyRun_*`; `execfile`, `run_path`, `SourceFileLoader` and
+//! `spec_from_file_location` (they run a file by its path, whatever its
+//! name); `exec`/`eval` passed as values, and the builtins reached by a
+//! computed name. In JavaScript, `eval` (also `globalThis.eval`) of
+//! anything but a literal, `Function(…)` with a computed argument and the
+//! async and generator function constructors, `import()` of a computed
+//! specifier, the `vm` module's runners and `module._compile`. Each line is matched as
 //! written and as [`fold`](crate::precheck::fold::fold) folds it, so
 //! `e\u0076al(s)` or `getattr(builtins, 'ex' + 'ec')(s)` counts too.
 //! Comment lines do not count.
@@ -32,7 +36,7 @@ use std::sync::OnceLock;
 
 use regex::bytes::Regex;
 
-use super::render::{in_test_tree, is_inert};
+use super::render::{extension, file_name, in_test_tree, is_inert};
 
 /// The language a code file is read as, by its extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,9 +46,7 @@ enum Lang {
 }
 
 fn lang(path: &str) -> Option<Lang> {
-    let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
-    let ext = name.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
-    match ext {
+    match extension(&file_name(path).1) {
         "py" | "pyw" | "pyx" | "pth" => Some(Lang::Python),
         "js" | "cjs" | "mjs" | "ts" | "cts" | "mts" | "jsx" | "tsx" => Some(Lang::JavaScript),
         _ => None,
@@ -182,11 +184,15 @@ fn literal_args(rest: &[u8], all: bool, lang: Lang) -> bool {
 /// Generated code is common there (jinja2's and numpy's tests `exec`
 /// what they build) and the veto still reads it.
 fn tests_or_docs(path: &str) -> bool {
-    let lower = path.to_ascii_lowercase();
-    let name = lower.rsplit('/').next().unwrap_or(&lower);
-    let dirs = || lower.split('/').rev().skip(1);
+    let name = file_name(path).1;
+    let mut dirs = path.split('/').rev().skip(1);
     in_test_tree(path)
-        || dirs().any(|d| matches!(d, "doc" | "docs" | "__tests__"))
+        || dirs.any(|d| {
+            matches!(
+                d.to_ascii_lowercase().as_str(),
+                "doc" | "docs" | "__tests__"
+            )
+        })
         || name.starts_with("test_")
         || name.ends_with("_test.py")
         || name == "conftest.py"
