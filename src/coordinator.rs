@@ -399,18 +399,16 @@ impl Coordinator {
                         });
                     }
                 }
-                // Install-time code, and code that runs text it does not
-                // hold, are never allowed on a score alone: the veto's
-                // lexicon is a list of names, a hook's command
-                // (`<!(echo … | base64 -d | sh)` in a binding.gyp) can run
-                // what no name in it shows, and `exec(open(p).read())` runs
-                // a file the veto may have read as a document. Detectors
-                // read the whole text.
+                // Install-time code, code that runs text it does not hold,
+                // and code that spies or makes itself run again, are never
+                // allowed on a score alone: the veto's lexicon is a list of
+                // names, a hook's command (`<!(echo … | base64 -d | sh)` in
+                // a binding.gyp) can run what no name in it shows,
+                // `exec(open(p).read())` runs a file the veto may have read
+                // as a document, and the veto weighs a key listener against
+                // the library around it. Detectors read the whole text.
                 let cleared = gate.policy.harmful_needs_code && b == Band::Harmless;
-                for why in [&input.install_hooks, &input.runs_unread] {
-                    let Some(why) = why.as_ref().filter(|_| cleared) else {
-                        continue;
-                    };
+                for why in input.not_on_scores_alone.iter().filter(|_| cleared) {
                     b = Band::Uncertain;
                     regions = None;
                     note = Some(match note.take() {

@@ -10,6 +10,7 @@
 pub mod archive;
 pub mod collection;
 pub mod render;
+pub mod spying;
 pub mod text;
 pub mod unread;
 pub mod versions;
@@ -81,18 +82,19 @@ pub struct Input {
     /// unless the text alone is harmful, and an allowlist entry is the way
     /// through after a review of the bytecode.
     pub opaque_code: Option<String>,
-    /// Set when installing the package runs its code (npm's `preinstall`,
-    /// `install` and `postinstall` scripts, or a `binding.gyp`, for which
-    /// npm runs `node-gyp rebuild`): which files, and what they run. A
-    /// policy whose harm is code does not let the pre-check alone allow
-    /// such an input; detectors or an allowlist entry may.
-    pub install_hooks: Option<String>,
-    /// Set when code files run code they do not hold (`exec` of a file's
-    /// contents or of a string built at run time, a file run by its path;
-    /// [`unread`]): which files, at which line. As with install hooks, a
-    /// policy whose harm is code does not let the pre-check alone allow
-    /// such an input, since what runs may be text it never read as code.
-    pub runs_unread: Option<String>,
+    /// Why a policy whose harm is code does not let the pre-check alone
+    /// allow this input, one reason per rule, in this order (each names
+    /// the files, and lines where it has them); detectors, who read the
+    /// whole text, or an allowlist entry may. Empty for most inputs.
+    /// - Installing the package runs its code: npm's `preinstall`,
+    ///   `install` and `postinstall` scripts, or a `binding.gyp`, for
+    ///   which npm runs `node-gyp rebuild`.
+    /// - Code files run code they do not hold ([`unread`]): `exec` of a
+    ///   file's contents or of a string built at run time, a file run by
+    ///   its path. What runs may be text the pre-check never read as code.
+    /// - Code watches the user or makes a program run again ([`spying`]):
+    ///   keystrokes, the screen, browser secrets, autostart entries.
+    pub not_on_scores_alone: Vec<String>,
     /// For rendered packages: byte offset of each file section and its path.
     pub sections: Vec<(usize, String)>,
     /// For a version diff: the earlier release it was rendered against
@@ -145,8 +147,7 @@ impl Input {
             error,
             unjudgeable: None,
             opaque_code: None,
-            install_hooks: None,
-            runs_unread: None,
+            not_on_scores_alone: Vec::new(),
             sections: Vec::new(),
             base: None,
         }
@@ -164,8 +165,7 @@ impl Input {
             error: Some(error),
             unjudgeable: None,
             opaque_code: None,
-            install_hooks: None,
-            runs_unread: None,
+            not_on_scores_alone: Vec::new(),
             sections: Vec::new(),
             base: None,
         }

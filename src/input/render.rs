@@ -701,6 +701,14 @@ struct HiddenCode {
     hooks: Vec<(String, String)>,
     /// (code file, line where it runs code it does not hold)
     unread: Vec<(String, usize)>,
+    /// (file, line, what it does) where code watches the user or makes a
+    /// program run again ([`super::spying`]).
+    spying: Vec<(String, usize, &'static str)>,
+    /// In a version diff, [`unread`](Self::unread) lines in files the
+    /// change left as they were, kept when it altered files the pre-check
+    /// does not read as code ([`altered_unread`](Self::altered_unread)).
+    unread_unchanged: Vec<(String, usize)>,
+    altered_unread: Vec<String>,
 }
 
 impl HiddenCode {
@@ -728,6 +736,9 @@ impl HiddenCode {
         if let Some(line) = super::unread::first_unread_run(&m.path, &m.data) {
             self.unread.push((m.path.clone(), line));
         }
+        if let Some((line, what)) = super::spying::first_spying_line(&m.path, &m.data) {
+            self.spying.push((m.path.clone(), line, what));
+        }
         self.paths.insert(m.path.clone());
     }
 
@@ -738,6 +749,9 @@ impl HiddenCode {
         self.paths.extend(other.paths);
         self.hooks.extend(other.hooks);
         self.unread.extend(other.unread);
+        self.unread_unchanged.extend(other.unread_unchanged);
+        self.altered_unread.extend(other.altered_unread);
+        self.spying.extend(other.spying);
     }
 
     /// Puts what was found in path order: members are looked at in batches
@@ -749,6 +763,49 @@ impl HiddenCode {
         self.required.sort();
         self.hooks.sort();
         self.unread.sort();
+        self.unread_unchanged.sort();
+        self.altered_unread.sort();
+        self.spying.sort();
+    }
+
+    /// Adds what members a version diff left as they were make run, where
+    /// the change can alter what runs. Only changed members render, so the
+    /// pre-check never reads an unchanged line; without this, an unchanged
+    /// `eval(fs.readFileSync('docs/notes.md'))` whose notes became a
+    /// stealer was allowed on the notes' score as a document (0.00014), and
+    /// an unchanged `postinstall` ran changed code.
+    fn add_unchanged(&mut self, same: HiddenCode, changed: &[Member]) {
+        if changed.is_empty() {
+            return;
+        }
+        // The hook runs the package's code, which the change altered.
+        self.hooks.extend(
+            same.hooks
+                .into_iter()
+                .map(|(p, h)| (p, format!("{h} (unchanged)"))),
+        );
+        // Text read as code by the veto is judged there; documents, data
+        // and binary files are not, and an unchanged line may run them.
+        let altered: Vec<String> = changed
+            .iter()
+            .filter(|m| is_inert(&m.path) || is_binary(&m.data))
+            .map(|m| m.path.clone())
+            .collect();
+        if !same.unread.is_empty() && !altered.is_empty() {
+            self.unread_unchanged = same.unread;
+            self.altered_unread = altered;
+        }
+        // An unchanged package.json or script that makes Node run a
+        // changed file named as documentation or data: `runs_as_js` keeps
+        // `required` targets among the changed members (`paths`) only.
+        let changed_paths: std::collections::HashSet<&str> =
+            changed.iter().map(|m| m.path.as_str()).collect();
+        self.entries.extend(
+            same.entries
+                .into_iter()
+                .filter(|(_, t)| changed_paths.contains(t.as_str())),
+        );
+        self.required.extend(same.required);
     }
 
     /// (package.json or script, a file named as documentation or data that
@@ -785,11 +842,45 @@ fn install_scripts(json: &serde_json::Value) -> Option<String> {
 
 /// The note that keeps a pre-check from allowing code that runs text it
 /// does not hold ([`super::unread`]).
-fn unread_note(found: &[(String, usize)]) -> Option<String> {
+fn unread_note(hidden: &HiddenCode) -> Option<String> {
+    let unchanged = unread_unchanged_note(&hidden.unread_unchanged, &hidden.altered_unread);
+    opaque([changed_unread_note(&hidden.unread), unchanged])
+}
+
+/// The reason for lines a version diff left as they were: they run text
+/// that the change altered and the pre-check read as documentation, data
+/// or bytes.
+fn unread_unchanged_note(found: &[(String, usize)], altered: &[String]) -> Option<String> {
+    let shown: Vec<String> = found.iter().map(|(p, n)| format!("{p}:{n}")).collect();
+    let altered = crate::util::first_few(altered, 5);
+    files_note(&shown, |n, names| {
+        format!(
+            "{n} unchanged code file(s) run code they do not hold ({names}), and the change alters files the pre-check reads as documentation, data or bytes, not as code ({altered}); the pre-check alone does not allow code it has not read: left to detectors, or review it and allowlist the artifact by sha256"
+        )
+    })
+}
+
+/// The reason for changed (or, without a base, any) code files that run
+/// code they do not hold.
+fn changed_unread_note(found: &[(String, usize)]) -> Option<String> {
     let shown: Vec<String> = found.iter().map(|(p, n)| format!("{p}:{n}")).collect();
     files_note(&shown, |n, names| {
         format!(
             "{n} code file(s) run code they do not hold (a file run by its path, or a string built at run time passed to exec, eval, Function or the like: {names}); the pre-check alone does not allow code it has not read: left to detectors, or review it and allowlist the artifact by sha256"
+        )
+    })
+}
+
+/// The reason the pre-check alone does not allow a package whose code
+/// watches the user or makes a program run again.
+fn spying_note(found: &[(String, usize, &str)]) -> Option<String> {
+    let shown: Vec<String> = found
+        .iter()
+        .map(|(p, n, what)| format!("{p}:{n} {what}"))
+        .collect();
+    files_note(&shown, |n, names| {
+        format!(
+            "{n} file(s) hold code that watches the user or makes a program run again ({names}), which a library rarely needs and stealers and implants are made of; the pre-check alone does not allow it: left to detectors, or review it and allowlist the artifact by sha256"
         )
     })
 }
@@ -1252,8 +1343,14 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
         encoding_note(&hidden.encoded),
         entry_note(&hidden.runs_as_js()),
     ]);
-    input.install_hooks = hooks_note(&hidden.hooks);
-    input.runs_unread = unread_note(&hidden.unread);
+    input.not_on_scores_alone = [
+        hooks_note(&hidden.hooks),
+        unread_note(&hidden),
+        spying_note(&hidden.spying),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     if !holds_content(&input.text) {
         input.unjudgeable = Some(format!(
             "the package holds no readable text: its {n_files} file(s) are all binary or empty, so the pre-check and the detectors would judge file names alone; review its files by hand, or allowlist the artifact by sha256"
@@ -1301,8 +1398,7 @@ fn package_input(
         error,
         unjudgeable: None,
         opaque_code: None,
-        install_hooks: None,
-        runs_unread: None,
+        not_on_scores_alone: Vec::new(),
         sections,
         base: None,
     }
@@ -1363,6 +1459,26 @@ impl Unchanged {
         } else {
             self.kept.push(m);
         }
+    }
+
+    /// What the members left as they were make run ([`HiddenCode`]), by
+    /// their root-stripped paths, as the changed ones are looked at. None
+    /// when the root guess failed: [`finish`](Self::finish) then renders
+    /// every member as changed.
+    fn hidden(&self) -> HiddenCode {
+        if !self.root_holds {
+            return HiddenCode::default();
+        }
+        self.same
+            .par_iter()
+            .fold(HiddenCode::default, |mut found, (_, o)| {
+                found.look_at(o);
+                found
+            })
+            .reduce(HiddenCode::default, |mut a, b| {
+                a.extend(b);
+                a
+            })
     }
 
     /// The new package to render (`None` when it holds no regular file),
@@ -1480,6 +1596,10 @@ pub fn render_package_mode(
         (_, Some(Ok(n))) => notes.extend(n.iter().map(|n| format!("base: {n}"))),
         _ => {}
     }
+    let same = match mode {
+        RenderMode::Scan => split.hidden(),
+        RenderMode::Corpus => HiddenCode::default(),
+    };
     let (new, old, opaque_change) = split.finish(new, old_by_path, base.is_some(), mode);
     if new.is_none() {
         return fail(
@@ -1491,6 +1611,7 @@ pub fn render_package_mode(
     let mut hidden = HiddenCode::default();
     if mode == RenderMode::Scan {
         new.members.iter().for_each(|m| hidden.look_at(m));
+        hidden.add_unchanged(same, &new.members);
         hidden.sort();
     }
     let r = render(old, new, mode);
@@ -1513,8 +1634,14 @@ pub fn render_package_mode(
         encoding_note(&hidden.encoded),
         entry_note(&hidden.runs_as_js()),
     ]);
-    input.install_hooks = hooks_note(&hidden.hooks);
-    input.runs_unread = unread_note(&hidden.unread);
+    input.not_on_scores_alone = [
+        hooks_note(&hidden.hooks),
+        unread_note(&hidden),
+        spying_note(&hidden.spying),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     input.base = base
         .zip(base_sha.clone())
         .map(|(b, sha256)| crate::report::BaseInfo {

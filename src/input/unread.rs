@@ -45,6 +45,12 @@ enum Lang {
     JavaScript,
 }
 
+/// Whether `path` is read as Python or JavaScript, whose string pieces
+/// [`fold`](crate::precheck::fold::fold) knows how to join.
+pub(super) fn is_script(path: &str) -> bool {
+    lang(path).is_some()
+}
+
 fn lang(path: &str) -> Option<Lang> {
     match extension(&file_name(path).1) {
         "py" | "pyw" | "pyx" | "pth" => Some(Lang::Python),
@@ -183,7 +189,7 @@ fn literal_args(rest: &[u8], all: bool, lang: Lang) -> bool {
 /// `*.test.js`, `*.spec.js`, and anything under `doc/` or `docs/`.
 /// Generated code is common there (jinja2's and numpy's tests `exec`
 /// what they build) and the veto still reads it.
-fn tests_or_docs(path: &str) -> bool {
+pub(super) fn tests_or_docs(path: &str) -> bool {
     let name = file_name(path).1;
     let mut dirs = path.split('/').rev().skip(1);
     in_test_tree(path)

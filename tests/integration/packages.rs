@@ -952,8 +952,8 @@ fn is_number_with(c: &Canary, name: &str, path: &str, data: &[u8]) -> std::path:
     is_number_with_all(c, name, &[(path, data)])
 }
 
-/// is-number with `added` members after its own, written as `name` in the
-/// test's folder.
+/// is-number with `added` members after its own (one at a path of its own
+/// takes that member's place), written as `name` in the test's folder.
 fn is_number_with_all(c: &Canary, name: &str, added: &[(&str, &[u8])]) -> std::path::PathBuf {
     is_number_edited(c, name, None, added)
 }
@@ -976,10 +976,23 @@ fn is_number_edited(
             }
         }
     }
-    let refs: Vec<(&str, &[u8])> = members
+    // An added member at one of is-number's own paths takes its place.
+    let own: Vec<(&str, &[u8])> = members
         .iter()
-        .map(|(p, d)| (p.as_str(), d.as_slice()))
-        .chain(added.iter().copied())
+        .map(|(p, d)| {
+            let new = added.iter().find(|(a, _)| a == p).map(|(_, d)| *d);
+            (p.as_str(), new.unwrap_or(d.as_slice()))
+        })
+        .collect();
+    let refs: Vec<(&str, &[u8])> = own
+        .iter()
+        .copied()
+        .chain(
+            added
+                .iter()
+                .copied()
+                .filter(|(a, _)| !members.iter().any(|(p, _)| p == a)),
+        )
         .collect();
     let out = c.dir.path().join(name);
     std::fs::write(&out, tar_gz(&refs, false)).unwrap();
@@ -1891,6 +1904,141 @@ fn code_that_runs_text_it_does_not_hold_is_not_allowed_on_scores_alone() {
         let (o, r) = scan_path_json_under(&c, &veto_off, &p);
         assert_reason(&o, &r, (0, "precheck-harmless"));
     }
+}
+
+/// Code that watches the user or makes a program run again is never
+/// allowed on the pre-check's scores alone. is-number whose `index.js`
+/// starts a keylogger (`iohook`) or takes screenshots
+/// (`screenshot-desktop`) had an empty capability view (the veto's lexicon
+/// names neither) and was allowed by the shipped models; now each is
+/// inconclusive, its note naming the line and what it does. The same lines
+/// in the package's tests, or in a comment, are not such code.
+#[test]
+fn code_that_spies_on_the_user_is_not_allowed_on_scores_alone() {
+    let c = Canary::new();
+    let index = tgz_members("packages/benign/is-number-7.0.0.tgz")
+        .into_iter()
+        .find(|(p, _)| p == "package/index.js")
+        .unwrap()
+        .1;
+    let keys = "const ioHook = require('iohook');\n\
+        ioHook.on('keydown', (e) => log.push(e.rawcode));\n";
+    let shot = "const screenshot = require('screenshot-desktop');\n\
+        screenshot().then((img) => keep(img));\n";
+    let line = index.split(|&b| b == b'\n').count() + 1;
+    for (name, payload, what) in [
+        ("keys.tgz", keys, "reads keystrokes"),
+        ("shot.tgz", shot, "captures the screen"),
+    ] {
+        let mut patched = index.clone();
+        patched.extend_from_slice(format!("\n{payload}").as_bytes());
+        let p = is_number_with(&c, name, "package/index.js", &patched);
+        let (o, r) = scan_path_json(&c, &p);
+        assert_reason(&o, &r, (2, "inconclusive"));
+        let pre = &r["policies"][0]["precheck"];
+        assert_eq!(pre["band"], "uncertain", "{pre:#}");
+        let note = pre["note"].as_str().unwrap();
+        let named = format!("package/index.js:{line} {what}");
+        assert!(note.contains(&named), "{named} in {note}");
+    }
+    let commented: Vec<u8> = keys
+        .lines()
+        .flat_map(|l| format!("// {l}\n").into_bytes())
+        .collect();
+    for (name, path, code) in [
+        ("in-tests.tgz", "package/test/keys.test.js", keys.as_bytes()),
+        ("commented.tgz", "package/lib/keys.js", &commented[..]),
+    ] {
+        let p = is_number_with(&c, name, path, code);
+        let (o, r) = scan_path_json(&c, &p);
+        assert_reason(&o, &r, (0, "precheck-harmless"));
+    }
+}
+
+/// A version diff renders only what changed, so code the change left as
+/// it was is never read; when that code runs what the change altered, the
+/// diff is not allowed on the pre-check's scores alone either. With the
+/// shipped models (veto on), each of these upgrades was allowed by the
+/// build before this rule:
+/// - an unchanged `eval` of `docs/notes.md`, the notes turned into
+///   string-padder's stealer (main model 0.00014, the veto reads no
+///   document);
+/// - an unchanged `postinstall` running a changed `lib/check.js`;
+/// - an unchanged `main` naming a changed file called `docs/guide.md`.
+///
+/// A change to code only, beside the same unchanged `eval`, is still
+/// allowed: the veto reads changed code.
+#[test]
+fn a_version_diff_is_judged_with_what_its_unchanged_code_runs() {
+    let c = Canary::new();
+    let util: &[u8] = b"const fs = require('fs');\n\
+        const notes = fs.readFileSync(__dirname + '/../docs/notes.md', 'utf8');\n\
+        module.exports = eval(notes);\n";
+    let notes: &[u8] = b"# Notes\n\nThese helpers check numbers.\n";
+    let stealer = string_padder_stealer();
+    let with_notes = |name: &str, notes: &[u8], more: &[(&str, &[u8])]| {
+        let mut added = vec![
+            ("package/lib/util.js", util),
+            ("package/docs/notes.md", notes),
+        ];
+        added.extend_from_slice(more);
+        is_number_with_all(&c, name, &added)
+    };
+    let hook = |json: &mut serde_json::Value| {
+        json["scripts"]["postinstall"] = "node lib/check.js".into();
+    };
+    let main = |json: &mut serde_json::Value| json["main"] = "docs/guide.md".into();
+    let check = |name: &str, text: &[u8]| {
+        is_number_edited(&c, name, Some(&hook), &[("package/lib/check.js", text)])
+    };
+    let guide = |name: &str, text: &[u8]| {
+        is_number_edited(&c, name, Some(&main), &[("package/docs/guide.md", text)])
+    };
+    let cases = [
+        (
+            with_notes("notes-1.tgz", notes, &[]),
+            with_notes("notes-2.tgz", &stealer, &[]),
+            "1 unchanged code file(s) run code they do not hold (lib/util.js:3), and the change alters files the pre-check reads as documentation, data or bytes, not as code (docs/notes.md)",
+        ),
+        (
+            check("hook-1.tgz", b"console.log('installed');\n"),
+            check("hook-2.tgz", b"console.log('installed, version two');\n"),
+            "package.json: postinstall `node lib/check.js` (unchanged)",
+        ),
+        (
+            guide("main-1.tgz", b"module.exports = (n) => n > 0;\n"),
+            guide("main-2.tgz", b"module.exports = (n) => n >= 0;\n"),
+            "package.json -> docs/guide.md",
+        ),
+    ];
+    let diff = |base: &std::path::Path, new: &std::path::Path| {
+        let o = c.run(&[
+            "scan",
+            "--local-only",
+            "--no-cache",
+            "--format",
+            "json",
+            "--base",
+            base.to_str().unwrap(),
+            new.to_str().unwrap(),
+        ]);
+        let r = json(&o);
+        (o, r)
+    };
+    for (base, new, named) in &cases {
+        let (o, r) = diff(base, new);
+        assert_reason(&o, &r, (2, "inconclusive"));
+        assert_eq!(r["input"]["kind"], "package-diff", "{r:#}");
+        assert!(r.to_string().contains(named), "{named} in {r:#}");
+    }
+    let other =
+        |name: &str, text: &[u8]| with_notes(name, notes, &[("package/lib/other.js", text)]);
+    let (base, new) = (
+        other("code-1.tgz", b"module.exports = 1;\n"),
+        other("code-2.tgz", b"module.exports = 2;\n"),
+    );
+    let (o, r) = diff(&base, &new);
+    assert_reason(&o, &r, (0, "precheck-harmless"));
 }
 
 /// Installing a package that runs its code (npm's `postinstall`, or a

@@ -1,0 +1,236 @@
+//! Code that watches the machine's user or makes itself run again:
+//! keyloggers, screen grabs, browser and wallet secrets by where they are
+//! kept, and entries that start a program at login or boot.
+//!
+//! Why: these are what stealers and implants are for, and a library almost
+//! never needs them. The veto reads such lines (its lexicon names them),
+//! but it weighs a name against the code around it: a pynput key listener,
+//! `browser_cookie3.chrome()` or a systemd user unit patched into tomli
+//! scored 0.0003–0.0015 against its 0.00165 and was allowed (session 18's
+//! probes). Over the 236 real packages of the design sets, only celery's
+//! init scripts hold such a line outside tests, docs and type stubs; in the
+//! package corpus, 77 of 604 harmful training rows and 4 of 598 harmless
+//! ones do (a browser-cookie library, computer-use automation). So a
+//! package with one is left to detectors, as install hooks are: the
+//! pre-check alone does not allow it.
+//!
+//! What counts, on lines that are not comment lines, in files that run
+//! (not documentation or data, not type stubs, not only run by tests or a
+//! documentation build), as written or, in Python and JavaScript, as
+//! [`fold`](crate::precheck::fold::fold) folds the line:
+//! - keystrokes: `pynput`, `GetAsyncKeyState`, `SetWindowsHookEx`, the
+//!   `keyboard` module's hooks, Node's `iohook` and kin;
+//! - the screen: `ImageGrab.grab`, `pyautogui.screenshot`,
+//!   `screenshot-desktop`;
+//! - secrets by where they are kept: `browser_cookie3`, Chromium's `Login
+//!   Data`, `Local State` and `Local Storage`,
+//!   `CryptUnprotectData`, Firefox's `logins.json`, `key4.db` and
+//!   `cookies.sqlite`, `wallet.dat`, `.bash_history`, `.git-credentials`;
+//! - running again later: systemd user units, XDG autostart, `rc.local`,
+//!   `/etc/init.d/`, LaunchAgents and LaunchDaemons, Windows' `Run` keys,
+//!   `schtasks`, the Startup folder, `crontab -`.
+//!
+//! This module only reads text: it never evaluates, imports or runs any of
+//! it.
+
+use std::sync::OnceLock;
+
+use regex::bytes::Regex;
+
+use super::render::{extension, file_name, is_inert};
+use super::unread::{is_script, tests_or_docs};
+
+/// What each group of [`pattern`] watches or does, in report wording.
+const WHAT: &[(&str, &str)] = &[
+    ("keys", "reads keystrokes"),
+    ("screen", "captures the screen"),
+    ("secrets", "reads browser, wallet or shell secrets"),
+    ("again", "makes a program run at login or boot"),
+];
+
+/// One pattern, a named group per entry of [`WHAT`]. A constant checked by
+/// unit tests: a failure to compile is a build defect, not an input error.
+fn pattern() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        regex::bytes::RegexBuilder::new(concat!(
+            r#"(?P<keys>\bpynput\b|\bGetAsyncKeyState\b|\bSetWindowsHookEx|\bkeyboard\.(?:on_press|on_release|hook|record|start_recording)\b|\b(?:u?iohook|node-global-key-listener)\b)"#,
+            r#"|(?P<screen>\bImageGrab\.grab\b|\bpyautogui\.screenshot\b|\bscreenshot-desktop\b)"#,
+            r#"|(?P<secrets>\bbrowser_cookie3?\b|Login Data|Local State|\bLocal Storage\b|\bCryptUnprotectData\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|\bwallet\.dat\b|\.bash_history\b|\.git-credentials\b)"#,
+            r#"|(?P<again>systemd/user\b|\.config/autostart\b|\brc\.local\b|/etc/init\.d/|\bLaunch(?:Agents|Daemons)\b|CurrentVersion\\+Run(?:Once)?\b|\bschtasks\b|Start Menu\\+Programs\\+Startup|\bcrontab\s+-)"#,
+        ))
+        .unicode(false)
+        .build()
+        .expect("spying patterns compile")
+    })
+}
+
+/// Whether a file at `path` is read: files that run. Type stubs (`.pyi`,
+/// `.d.ts`) only describe code, and config formats (`pyproject.toml`'s
+/// dependency on `pynput`) only name it; the code that uses a name is read.
+fn is_read(path: &str) -> bool {
+    let (_, lower) = file_name(path);
+    let stub = lower.ends_with(".d.ts") || lower.ends_with(".d.mts") || lower.ends_with(".d.cts");
+    let config = matches!(
+        extension(&lower),
+        "pyi" | "toml" | "cfg" | "ini" | "yml" | "yaml"
+    );
+    !is_inert(path) && !tests_or_docs(path) && !stub && !config
+}
+
+/// The 1-based line of the first line of `data` (a file at `path`) that
+/// watches the user or makes a program run again, and what it does; `None`
+/// when none does or the file is not read ([`is_read`]).
+pub fn first_spying_line(path: &str, data: &[u8]) -> Option<(usize, &'static str)> {
+    if !is_read(path) {
+        return None;
+    }
+    let re = pattern();
+    let what = |text: &[u8]| {
+        let c = re.captures(text)?;
+        WHAT.iter()
+            .find(|(g, _)| c.name(g).is_some())
+            .map(|(_, w)| *w)
+    };
+    // Comment lines in any language the package may hold: `#` (Python,
+    // shell), `//`, `/*` and ` * ` (JavaScript and kin), `REM` and `::`
+    // (batch files).
+    let comment = |line: &[u8]| {
+        let t = line.trim_ascii_start();
+        [&b"#"[..], b"//", b"/*", b"*", b"::", b"REM ", b"rem "]
+            .iter()
+            .any(|p| t.starts_with(p))
+    };
+    // Most files hold none of the words as written. Folding reads every
+    // line, so it is kept to Python and JavaScript, whose string pieces it
+    // joins: in lxml's generated C it cost a fifth of the scan.
+    let written = re.is_match(data);
+    let folds = is_script(path);
+    if !written && !folds {
+        return None;
+    }
+    data.split(|&b| b == b'\n')
+        .enumerate()
+        .filter(|(_, line)| !comment(line))
+        .find_map(|(n, line)| {
+            let as_written = if written { what(line) } else { None };
+            let folded = || {
+                folds
+                    .then(|| crate::precheck::fold::fold(line))
+                    .flatten()
+                    .and_then(|f| what(&f))
+            };
+            as_written.or_else(folded).map(|w| (n + 1, w))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(path: &str, code: &str) -> Option<(usize, &'static str)> {
+        first_spying_line(path, code.as_bytes())
+    }
+
+    #[test]
+    fn watching_the_user_and_running_again_count() {
+        for (code, what) in [
+            ("from pynput import keyboard", "reads keystrokes"),
+            ("GetAsyncKeyState(k)", "reads keystrokes"),
+            ("keyboard.on_press(cb)", "reads keystrokes"),
+            ("const ioHook = require('iohook');", "reads keystrokes"),
+            ("img = ImageGrab.grab()", "captures the screen"),
+            ("pyautogui.screenshot('s.png')", "captures the screen"),
+            (
+                "cj = browser_cookie3.chrome()",
+                "reads browser, wallet or shell secrets",
+            ),
+            (
+                "p = base / 'Login Data'",
+                "reads browser, wallet or shell secrets",
+            ),
+            (
+                "path.join(dir, 'Local Storage', 'leveldb')",
+                "reads browser, wallet or shell secrets",
+            ),
+            (
+                "open(home + '/.bash_history')",
+                "reads browser, wallet or shell secrets",
+            ),
+            (
+                "u = home / '.config/systemd/user/x.service'",
+                "makes a program run at login or boot",
+            ),
+            (
+                "d = '~/.config/autostart'",
+                "makes a program run at login or boot",
+            ),
+            (
+                r"k = r'Software\Microsoft\Windows\CurrentVersion\Run'",
+                "makes a program run at login or boot",
+            ),
+            (
+                "os.system('schtasks /create /tn x')",
+                "makes a program run at login or boot",
+            ),
+            (
+                "subprocess.run('crontab -', input=line)",
+                "makes a program run at login or boot",
+            ),
+            // Folded: the name in pieces.
+            ("m = __import__('pyn' + 'put')", "reads keystrokes"),
+            (
+                "b = __import__('browser_' 'cookie3')",
+                "reads browser, wallet or shell secrets",
+            ),
+        ] {
+            assert_eq!(at("pkg/mod.py", code), Some((1, what)), "{code:?}");
+        }
+        assert_eq!(
+            at("pkg/mod.py", "import os\n\nfrom pynput import keyboard\n"),
+            Some((3, "reads keystrokes"))
+        );
+    }
+
+    #[test]
+    fn comments_tests_docs_stubs_and_config_are_not_read() {
+        let code = "from pynput import keyboard\n";
+        assert_eq!(at("pkg/mod.py", "# from pynput import keyboard\n"), None);
+        assert_eq!(at("lib/a.js", "// require('iohook')\n"), None);
+        for path in [
+            "README.md",
+            "docs/usage.py",
+            "tests/test_keys.py",
+            "pkg/test_keys.py",
+            "stubs/pynput/__init__.pyi",
+            "types/iohook.d.ts",
+            "pyproject.toml",
+            "data/keys.json",
+        ] {
+            assert_eq!(at(path, code), None, "{path}");
+        }
+        for path in [
+            "pkg/keys.py",
+            "setup.py",
+            "bin/run",
+            "install.sh",
+            "lib/a.js",
+        ] {
+            assert!(at(path, code).is_some(), "{path}");
+        }
+    }
+
+    #[test]
+    fn ordinary_code_does_not_count() {
+        for code in [
+            "import keyboard_layout",
+            "state = load_state('local')",
+            "cron = crontab(minute=0)",
+            "data = json.load(open('logins_json.txt'))",
+            "wallet = Wallet()",
+            "key = self.keyboard.hook_id",
+        ] {
+            assert_eq!(at("pkg/mod.py", code), None, "{code:?}");
+        }
+    }
+}
