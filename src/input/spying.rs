@@ -94,12 +94,21 @@ pub fn first_spying_line(path: &str, data: &[u8]) -> Option<(usize, &'static str
     };
     // Comment lines in any language the package may hold: `#` (Python,
     // shell), `//`, `/*` and ` * ` (JavaScript and kin), `REM` and `::`
-    // (batch files).
+    // (batch files), and Python's doctest lines (`>>>`).
     let comment = |line: &[u8]| {
         let t = line.trim_ascii_start();
-        [&b"#"[..], b"//", b"/*", b"*", b"::", b"REM ", b"rem "]
-            .iter()
-            .any(|p| t.starts_with(p))
+        [
+            &b"#"[..],
+            b"//",
+            b"/*",
+            b"*",
+            b"::",
+            b"REM ",
+            b"rem ",
+            b">>>",
+        ]
+        .iter()
+        .any(|p| t.starts_with(p))
     };
     // Most files hold none of the words as written. Folding reads every
     // line, so it is kept to Python and JavaScript, whose string pieces it

@@ -21,13 +21,19 @@
 //! `PyRun_*`; `execfile`, `run_path`, `SourceFileLoader` and
 //! `spec_from_file_location` (they run a file by its path, whatever its
 //! name); `exec`/`eval` passed as values, and the builtins reached by a
-//! computed name. In JavaScript, `eval` (also `globalThis.eval`) of
+//! computed name; loaders that run what the bytes they read say (pickle
+//! and its kin, `joblib.load`, `numpy.load(…, allow_pickle=True)`,
+//! `shelve.open`, `torch.load` unless the line asks for `weights_only=True`,
+//! yaml's unsafe loaders, and code objects from bytes: `marshal.loads`,
+//! `CodeType(…)`): tomli loading a pickle it ships with `joblib.load`,
+//! `numpy.load`, `torch.load` or `shelve` had an empty capability view and
+//! was allowed (session 19). In JavaScript, `eval` (also `globalThis.eval`) of
 //! anything but a literal, `Function(…)` with a computed argument and the
 //! async and generator function constructors, `import()` of a computed
 //! specifier, the `vm` module's runners and `module._compile`. Each line is matched as
 //! written and as [`fold`](crate::precheck::fold::fold) folds it, so
 //! `e\u0076al(s)` or `getattr(builtins, 'ex' + 'ec')(s)` counts too.
-//! Comment lines do not count.
+//! Comment lines, and Python's doctest lines (`>>> …`), do not count.
 //!
 //! This module only reads text: it never evaluates, imports or runs any of
 //! it.
@@ -91,6 +97,14 @@ fn pattern(lang: Lang) -> &'static Regex {
                 r#"|(?:[=(,:]\s*|\breturn\s+|\blambda\b[^:\n]*:\s*)(?:exec|eval)\s*(?:[),;\]]|$)"#,
                 // The builtins by a computed name.
                 r#"|\bgetattr\s*\(\s*(?:builtins|__builtins__)\s*,\s*[^'"\s]|\b__builtins__\s*\[|\b(?:globals|locals|vars)\s*\(\s*\)\s*\[\s*['"]__builtins__"#,
+                // Loaders that run what the bytes they read say: pickle and
+                // its kin, joblib, numpy with pickles allowed, shelve, yaml's
+                // unsafe loaders, code objects from bytes (marshal,
+                // CodeType). `torch.load` counts unless the line asks for
+                // weights only.
+                r#"|\b(?:c?[pP]ickle|_pickle|dill|cloudpickle)\.loads?\s*\(|\bUnpickler\s*\(|\bjsonpickle\.decode\s*\(|\bread_pickle\s*\(|\bjoblib\.load\s*\(|\b(?:np|numpy)\.load\s*\([^\n]*\ballow_pickle\s*=\s*True|\bshelve\.open\s*\("#,
+                r#"|\byaml\.(?:unsafe|full)_load(?:_all)?\s*\(|\bLoader\s*=\s*(?:yaml\.)?(?:Unsafe)?Loader\b|\bmarshal\.loads?\s*\(|\bCodeType\s*\("#,
+                r#"|(?P<torch>\btorch\.load\s*\()"#,
             ), true)
         }),
         Lang::JavaScript => JS.get_or_init(|| {
@@ -117,7 +131,7 @@ fn needles(lang: Lang) -> &'static Regex {
     match lang {
         Lang::Python => PY.get_or_init(|| {
             build(
-                "exec|eval|compile|run_path|FileLoader|spec_from_file_location|builtins|pdb\\.run|rofile\\.run|timeit|runsource|runcode|PyRun_",
+                "exec|eval|compile|run_path|FileLoader|spec_from_file_location|builtins|pdb\\.run|rofile\\.run|timeit|runsource|runcode|PyRun_|[pP]ickle|dill|joblib|allow_pickle|shelve|yaml|Loader|marshal|CodeType|torch",
                 false,
             )
         }),
@@ -128,6 +142,12 @@ fn needles(lang: Lang) -> &'static Regex {
             )
         }),
     }
+}
+
+/// `torch.load(…, weights_only=True)` reads tensors only.
+fn weights_only() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| build(r"\bweights_only\s*=\s*True\b", false))
 }
 
 /// Whether the text after a call's `(` starts with a literal argument (or
@@ -218,6 +238,11 @@ pub fn first_unread_run(path: &str, data: &[u8]) -> Option<usize> {
             (None, Some(g)) => (Some(g), true),
             _ => (None, false),
         };
+        if let Some(t) = m.name("torch") {
+            let rest = &text[t.end()..];
+            let line = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
+            return !weights_only().is_match(line);
+        }
         match group {
             Some(g) if !all => !literal_args(&text[g.end()..], false, lang),
             Some(g) => {
@@ -233,7 +258,9 @@ pub fn first_unread_run(path: &str, data: &[u8]) -> Option<usize> {
     let comment = |line: &[u8]| {
         let t = line.trim_ascii_start();
         match lang {
-            Lang::Python => t.starts_with(b"#"),
+            // A doctest's `>>>` line runs under doctest only; as code it
+            // would not parse (pytz's docstrings `pickle.loads`).
+            Lang::Python => t.starts_with(b"#") || t.starts_with(b">>>"),
             Lang::JavaScript => t.starts_with(b"//") || t.starts_with(b"*") || t.starts_with(b"/*"),
         }
     };
@@ -319,6 +346,19 @@ mod tests {
             "cProfile.run(S)",
             "code.InteractiveInterpreter().runsource(S, symbol='exec')",
             "ctypes.pythonapi.PyRun_SimpleString(S.encode())",
+            // Loaders that run what they read.
+            "t = pickle.load(open(here + '/_table.pkl', 'rb'))",
+            "t = pickle.loads(pkgutil.get_data(__name__, 'x'))",
+            "t = joblib.load(path)",
+            "t = numpy.load(p, allow_pickle=True)",
+            "t = torch.load(p)",
+            "t = torch.load(p, weights_only=False)",
+            "db = shelve.open(p)",
+            "c = yaml.load(text, Loader=yaml.UnsafeLoader)",
+            "c = yaml.unsafe_load(text)",
+            "f = types.FunctionType(marshal.loads(blob), globals())",
+            "c = CodeType(0, 0, 0, 0, 2, 64, raw, (), (), (), '', '', 1, b'')",
+            "p = pickle.Unpickler(f).load()",
         ] {
             assert!(py(code).is_some(), "{code:?}");
         }
@@ -363,6 +403,19 @@ mod tests {
             (Lang::Python, "timeit.repeat(s)"),
             (Lang::Python, "i.runcode(c)"),
             (Lang::Python, "PyRun_String(s)"),
+            (Lang::Python, "cPickle.load(f)"),
+            (Lang::Python, "x.Unpickler(f)"),
+            (Lang::Python, "dill.loads(b)"),
+            (Lang::Python, "jsonpickle.decode(s)"),
+            (Lang::Python, "pd.read_pickle(p)"),
+            (Lang::Python, "joblib.load(p)"),
+            (Lang::Python, "np.load(p, allow_pickle=True)"),
+            (Lang::Python, "shelve.open(p)"),
+            (Lang::Python, "yaml.full_load_all(s)"),
+            (Lang::Python, "load(s, Loader=Loader)"),
+            (Lang::Python, "marshal.load(f)"),
+            (Lang::Python, "CodeType(a)"),
+            (Lang::Python, "torch.load(p)"),
             (Lang::JavaScript, "eval(s)"),
             (Lang::JavaScript, "Function(a, b)"),
             (Lang::JavaScript, "vm.runInNewContext(s)"),
@@ -393,6 +446,13 @@ mod tests {
             "executor = ThreadPoolExecutor()",
             "exec()",
             "timeit.timeit('x = 1', number=10)",
+            "t = torch.load(p, weights_only=True)",
+            "a = numpy.load(p)",
+            "c = yaml.safe_load(text)",
+            "c = yaml.load(text, Loader=yaml.SafeLoader)",
+            "s = pickle.dumps(obj)",
+            "f = types.FunctionType(g.__code__, globals())",
+            "    >>> new = pickle.loads(p)",
         ] {
             assert_eq!(py(code), None, "{code:?}");
         }
