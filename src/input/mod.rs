@@ -8,6 +8,7 @@
 //! module never contacts a registry and never writes to disk.
 
 pub mod archive;
+pub mod code;
 pub mod collection;
 pub mod render;
 pub mod spying;

@@ -704,6 +704,17 @@ struct HiddenCode {
     /// (file, line, what it does) where code watches the user or makes a
     /// program run again ([`super::spying`]).
     spying: Vec<(String, usize, &'static str)>,
+    /// [`unread`](Self::unread) and [`spying`](Self::spying) lines in
+    /// files only a package's tests or documentation build run
+    /// ([`tests_or_docs`](super::unread::tests_or_docs)); they count when
+    /// the package's code can import those files ([`openings`](Self::openings)).
+    tests_unread: Vec<(String, usize)>,
+    tests_spying: Vec<(String, usize, &'static str)>,
+    /// (code file, line) where package code makes its tests or docs
+    /// importable ([`first_opening`](super::unread::first_opening)).
+    openings: Vec<(String, usize)>,
+    /// How many lines of tests and docs count because of `openings`.
+    opened: usize,
     /// In a version diff, [`unread`](Self::unread) lines in files the
     /// change left as they were, kept when it altered files the pre-check
     /// does not read as code ([`altered_unread`](Self::altered_unread)).
@@ -733,11 +744,26 @@ impl HiddenCode {
         for target in node_required_files(&m.path, &m.data) {
             self.required.push((m.path.clone(), target));
         }
-        if let Some(line) = super::unread::first_unread_run(&m.path, &m.data) {
-            self.unread.push((m.path.clone(), line));
+        let tests = super::unread::tests_or_docs(&m.path);
+        let code = super::code::Code::new(&m.path, &m.data);
+        if let Some(line) = super::unread::first_unread_run_in(&code) {
+            let to = if tests {
+                &mut self.tests_unread
+            } else {
+                &mut self.unread
+            };
+            to.push((m.path.clone(), line));
         }
-        if let Some((line, what)) = super::spying::first_spying_line(&m.path, &m.data) {
-            self.spying.push((m.path.clone(), line, what));
+        if let Some((line, what)) = super::spying::first_spying_line_in(&code) {
+            let to = if tests {
+                &mut self.tests_spying
+            } else {
+                &mut self.spying
+            };
+            to.push((m.path.clone(), line, what));
+        }
+        if let Some(line) = super::unread::first_opening_in(&code) {
+            self.openings.push((m.path.clone(), line));
         }
         self.paths.insert(m.path.clone());
     }
@@ -752,6 +778,23 @@ impl HiddenCode {
         self.unread_unchanged.extend(other.unread_unchanged);
         self.altered_unread.extend(other.altered_unread);
         self.spying.extend(other.spying);
+        self.tests_unread.extend(other.tests_unread);
+        self.tests_spying.extend(other.tests_spying);
+        self.openings.extend(other.openings);
+    }
+
+    /// Counts the lines of tests and docs as the package's own when its
+    /// code can import them: `sys.path.insert(0, …/tests)` then `import
+    /// _keys`, or `from .tests import _util`, runs a test file's keylogger
+    /// or `exec` at import, which the exemption for tests would otherwise
+    /// hide. Called once every member was looked at.
+    fn count_tests_if_opened(&mut self) {
+        if self.openings.is_empty() {
+            return;
+        }
+        self.opened = self.tests_unread.len() + self.tests_spying.len();
+        self.unread.append(&mut self.tests_unread);
+        self.spying.append(&mut self.tests_spying);
     }
 
     /// Puts what was found in path order: members are looked at in batches
@@ -766,6 +809,7 @@ impl HiddenCode {
         self.unread_unchanged.sort();
         self.altered_unread.sort();
         self.spying.sort();
+        self.openings.sort();
     }
 
     /// Adds what members a version diff left as they were make run, where
@@ -806,6 +850,13 @@ impl HiddenCode {
                 .filter(|(_, t)| changed_paths.contains(t.as_str())),
         );
         self.required.extend(same.required);
+        // A changed line that opens the tests makes unchanged test code
+        // importable; an unchanged one, the changed test code.
+        if !self.openings.is_empty() {
+            self.tests_unread.extend(same.tests_unread);
+            self.tests_spying.extend(same.tests_spying);
+        }
+        self.openings.extend(same.openings);
     }
 
     /// (package.json or script, a file named as documentation or data that
@@ -867,6 +918,24 @@ fn changed_unread_note(found: &[(String, usize)]) -> Option<String> {
     files_note(&shown, |n, names| {
         format!(
             "{n} code file(s) run code they do not hold (a file run by its path, a string built at run time passed to exec, eval, Function or the like, or bytes given to a loader that runs what they say, such as pickle: {names}); the pre-check alone does not allow code it has not read: left to detectors, or review it and allowlist the artifact by sha256"
+        )
+    })
+}
+
+/// Why lines of tests and docs are among those the notes name.
+fn opened_note(hidden: &HiddenCode) -> Option<String> {
+    if hidden.opened == 0 {
+        return None;
+    }
+    let shown: Vec<String> = hidden
+        .openings
+        .iter()
+        .map(|(p, n)| format!("{p}:{n}"))
+        .collect();
+    files_note(&shown, |_, names| {
+        format!(
+            "{} of those lines are in tests or documentation, and count because the package's code makes them importable ({names}: a write to the import path, or an import from them)",
+            hidden.opened
         )
     })
 }
@@ -1335,6 +1404,7 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
     }
     let mut input = package_input(&source, kind, &sha, bytes, notes, Ok((text, sections)));
     let mut hidden = hidden.into_inner().unwrap_or_default();
+    hidden.count_tests_if_opened();
     hidden.sort();
     input.opaque_code = opaque([
         opaque_compiled,
@@ -1347,6 +1417,7 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
         hooks_note(&hidden.hooks),
         unread_note(&hidden),
         spying_note(&hidden.spying),
+        opened_note(&hidden),
     ]
     .into_iter()
     .flatten()
@@ -1612,6 +1683,7 @@ pub fn render_package_mode(
     if mode == RenderMode::Scan {
         new.members.iter().for_each(|m| hidden.look_at(m));
         hidden.add_unchanged(same, &new.members);
+        hidden.count_tests_if_opened();
         hidden.sort();
     }
     let r = render(old, new, mode);
@@ -1638,6 +1710,7 @@ pub fn render_package_mode(
         hooks_note(&hidden.hooks),
         unread_note(&hidden),
         spying_note(&hidden.spying),
+        opened_note(&hidden),
     ]
     .into_iter()
     .flatten()

@@ -15,8 +15,9 @@
 //! pre-check alone does not allow it.
 //!
 //! What counts, on lines that are not comment lines, in files that run
-//! (not documentation or data, not type stubs, not only run by tests or a
-//! documentation build), as written or, in Python and JavaScript, as
+//! (not documentation or data, not type stubs; files only run by tests or
+//! a documentation build count only when the package's code can import
+//! them, [`first_opening`](super::unread::first_opening)), as written or, in Python and JavaScript, as
 //! [`fold`](crate::precheck::fold::fold) folds the line:
 //! - keystrokes: `pynput`, `GetAsyncKeyState`, `SetWindowsHookEx`, the
 //!   `keyboard` module's hooks, Node's `iohook` and kin;
@@ -37,8 +38,8 @@ use std::sync::OnceLock;
 
 use regex::bytes::Regex;
 
+use super::code::Code;
 use super::render::{extension, file_name, is_inert};
-use super::unread::{is_script, tests_or_docs};
 
 /// What each group of [`pattern`] watches or does, in report wording.
 const WHAT: &[(&str, &str)] = &[
@@ -68,6 +69,9 @@ fn pattern() -> &'static Regex {
 /// Whether a file at `path` is read: files that run. Type stubs (`.pyi`,
 /// `.d.ts`) only describe code, and config formats (`pyproject.toml`'s
 /// dependency on `pynput`) only name it; the code that uses a name is read.
+/// Tests and docs are read: whether their lines count is the caller's to
+/// decide ([`tests_or_docs`](super::unread::tests_or_docs),
+/// [`first_opening`](super::unread::first_opening)).
 fn is_read(path: &str) -> bool {
     let (_, lower) = file_name(path);
     let stub = lower.ends_with(".d.ts") || lower.ends_with(".d.mts") || lower.ends_with(".d.cts");
@@ -75,14 +79,21 @@ fn is_read(path: &str) -> bool {
         extension(&lower),
         "pyi" | "toml" | "cfg" | "ini" | "yml" | "yaml"
     );
-    !is_inert(path) && !tests_or_docs(path) && !stub && !config
+    !is_inert(path) && !stub && !config
 }
 
 /// The 1-based line of the first line of `data` (a file at `path`) that
 /// watches the user or makes a program run again, and what it does; `None`
 /// when none does or the file is not read ([`is_read`]).
 pub fn first_spying_line(path: &str, data: &[u8]) -> Option<(usize, &'static str)> {
-    if !is_read(path) {
+    first_spying_line_in(&Code::new(path, data))
+}
+
+/// [`first_spying_line`] over a [`Code`] whose folded lines other rules
+/// read too (only Python and JavaScript are folded: in lxml's generated C,
+/// folding every line cost a fifth of the scan).
+pub fn first_spying_line_in(code: &Code) -> Option<(usize, &'static str)> {
+    if !is_read(code.path) {
         return None;
     }
     let re = pattern();
@@ -110,27 +121,25 @@ pub fn first_spying_line(path: &str, data: &[u8]) -> Option<(usize, &'static str
         .iter()
         .any(|p| t.starts_with(p))
     };
-    // Most files hold none of the words as written. Folding reads every
-    // line, so it is kept to Python and JavaScript, whose string pieces it
-    // joins: in lxml's generated C it cost a fifth of the scan.
-    let written = re.is_match(data);
-    let folds = is_script(path);
-    if !written && !folds {
-        return None;
-    }
-    data.split(|&b| b == b'\n')
-        .enumerate()
-        .filter(|(_, line)| !comment(line))
-        .find_map(|(n, line)| {
-            let as_written = if written { what(line) } else { None };
-            let folded = || {
-                folds
-                    .then(|| crate::precheck::fold::fold(line))
-                    .flatten()
-                    .and_then(|f| what(&f))
-            };
-            as_written.or_else(folded).map(|w| (n + 1, w))
+    // Most files hold none of the words as written: one search over the
+    // whole file spares reading it line by line.
+    let written = re
+        .is_match(code.data)
+        .then(|| {
+            code.data
+                .split(|&b| b == b'\n')
+                .enumerate()
+                .filter(|(_, line)| !comment(line))
+                .find_map(|(n, line)| what(line).map(|w| (n + 1, w)))
         })
+        .flatten();
+    let folded = code
+        .folded()
+        .iter()
+        .take_while(|f| written.map_or(true, |(w, _)| f.n < w))
+        .filter(|f| !comment(f.line))
+        .find_map(|f| what(&f.text).map(|w| (f.n, w)));
+    folded.or(written)
 }
 
 #[cfg(test)]
@@ -202,15 +211,12 @@ mod tests {
     }
 
     #[test]
-    fn comments_tests_docs_stubs_and_config_are_not_read() {
+    fn comments_stubs_and_config_are_not_read() {
         let code = "from pynput import keyboard\n";
         assert_eq!(at("pkg/mod.py", "# from pynput import keyboard\n"), None);
         assert_eq!(at("lib/a.js", "// require('iohook')\n"), None);
         for path in [
             "README.md",
-            "docs/usage.py",
-            "tests/test_keys.py",
-            "pkg/test_keys.py",
             "stubs/pynput/__init__.pyi",
             "types/iohook.d.ts",
             "pyproject.toml",
@@ -224,6 +230,9 @@ mod tests {
             "bin/run",
             "install.sh",
             "lib/a.js",
+            // Read; whether they count is the caller's to decide.
+            "docs/usage.py",
+            "tests/test_keys.py",
         ] {
             assert!(at(path, code).is_some(), "{path}");
         }

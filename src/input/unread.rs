@@ -14,7 +14,10 @@
 //! read the whole text), as install hooks are.
 //!
 //! What counts, in code files that are not documentation or data
-//! ([`is_inert`]) nor only run by tests or a documentation build: in
+//! ([`is_inert`]) nor only run by tests or a documentation build (unless
+//! the package's code makes those importable, [`first_opening`]: a test
+//! file's `exec` is a package's own once `sys.path.insert(0, 'tests')` or
+//! `from .tests import x` can run it at import): in
 //! Python, `exec`, `eval` and `compile` of anything but string literals
 //! (an f-string is built at run time), and the same through
 //! `timeit.timeit`, `cProfile.run`, `pdb.run`, `runsource` and `runcode`;
@@ -42,6 +45,7 @@ use std::sync::OnceLock;
 
 use regex::bytes::Regex;
 
+use super::code::Code;
 use super::render::{extension, file_name, in_test_tree, is_inert};
 
 /// The language a code file is read as, by its extension.
@@ -144,6 +148,73 @@ fn needles(lang: Lang) -> &'static Regex {
     }
 }
 
+/// Lines that make a package's tests or documentation code importable
+/// from the package: a write to the import path (`sys.path`, a package's
+/// `__path__`, `site.addsitedir`, `pkgutil.extend_path`), or an import
+/// from a `tests` or `docs` package (`from .tests import x`,
+/// `import_module('pkg.tests.x')`, `require('../test/x')`).
+fn opening(lang: Lang) -> &'static Regex {
+    static PY: OnceLock<Regex> = OnceLock::new();
+    static JS: OnceLock<Regex> = OnceLock::new();
+    match lang {
+        Lang::Python => PY.get_or_init(|| {
+            build(
+                concat!(
+                    r#"\bsys\s*\.\s*path\s*(?:\.\s*(?:insert|append|extend)\s*\(|\[[^\]]*\]\s*=|\+=|=[^=])"#,
+                    r#"|\b__path__\s*(?:\.\s*(?:insert|append|extend)\s*\(|\+=|=[^=])|\baddsitedir\s*\(|\bextend_path\s*\("#,
+                    r#"|\bfrom\s+\.*(?:[\w.]*\.)?(?:tests|docs?)\b[\w.]*\s+import\b|\bimport\s+(?:[\w.]*\.)?(?:tests|docs?)\b"#,
+                    r#"|\b(?:import_module|__import__)\s*\(\s*['"](?:[\w.]*\.)?(?:tests|docs?)\b"#,
+                ),
+                true,
+            )
+        }),
+        Lang::JavaScript => JS.get_or_init(|| {
+            build(
+                r#"(?:\brequire\s*\(|\bimport\s*\(|\bfrom)\s*['"`]\.{1,2}/(?:[^'"`]*/)?(?:tests?|__tests__|spec|docs?)/"#,
+                false,
+            )
+        }),
+    }
+}
+
+/// Where `data` (a code file at `path`) makes the package's tests or
+/// documentation code importable ([`opening`]): the 1-based line, as
+/// written or folded, or `None`. A `.pth` file always does: each of its
+/// lines is put on the import path. Files that are tests or docs
+/// themselves are not read.
+pub fn first_opening(path: &str, data: &[u8]) -> Option<usize> {
+    first_opening_in(&Code::new(path, data))
+}
+
+/// [`first_opening`] over a [`Code`] whose folded lines other rules read
+/// too.
+pub fn first_opening_in(code: &Code) -> Option<usize> {
+    let path = code.path;
+    if tests_or_docs(path) || is_inert(path) {
+        return None;
+    }
+    if extension(&file_name(path).1) == "pth" {
+        return Some(1);
+    }
+    let re = opening(lang(path)?);
+    let comment = |line: &[u8]| {
+        let t = line.trim_ascii_start();
+        t.starts_with(b"#") || t.starts_with(b"//") || t.starts_with(b">>>")
+    };
+    let written = re
+        .find_iter(code.data)
+        .map(|m| m.end().saturating_sub(1))
+        .find(|&at| !comment(code.line_at(at)))
+        .map(|at| code.line_of(at));
+    let folded = code
+        .folded()
+        .iter()
+        .take_while(|f| written.map_or(true, |w| f.n < w))
+        .find(|f| !comment(f.line) && re.is_match(&f.text))
+        .map(|f| f.n);
+    folded.or(written)
+}
+
 /// `torch.load(…, weights_only=True)` reads tensors only.
 fn weights_only() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
@@ -209,7 +280,7 @@ fn literal_args(rest: &[u8], all: bool, lang: Lang) -> bool {
 /// `*.test.js`, `*.spec.js`, and anything under `doc/` or `docs/`.
 /// Generated code is common there (jinja2's and numpy's tests `exec`
 /// what they build) and the veto still reads it.
-pub(super) fn tests_or_docs(path: &str) -> bool {
+pub fn tests_or_docs(path: &str) -> bool {
     let name = file_name(path).1;
     let mut dirs = path.split('/').rev().skip(1);
     in_test_tree(path)
@@ -227,10 +298,19 @@ pub(super) fn tests_or_docs(path: &str) -> bool {
 
 /// Where `data` (a file at `path`) runs code it does not hold: the 1-based
 /// line of the first such call, or `None`. Files that are not Python or
-/// JavaScript, that are documentation or data, or that only run with a
-/// package's tests or documentation build ([`tests_or_docs`]) are not read.
+/// JavaScript, or that are documentation or data, are not read. Files that
+/// only run with a package's tests or documentation build
+/// ([`tests_or_docs`]) are read: whether their lines count is the
+/// caller's to decide ([`first_opening`]).
 pub fn first_unread_run(path: &str, data: &[u8]) -> Option<usize> {
-    let lang = lang(path).filter(|_| !is_inert(path) && !tests_or_docs(path))?;
+    first_unread_run_in(&Code::new(path, data))
+}
+
+/// [`first_unread_run`] over a [`Code`] whose folded lines other rules
+/// read too.
+pub fn first_unread_run_in(code: &Code) -> Option<usize> {
+    let (path, data) = (code.path, code.data);
+    let lang = lang(path).filter(|_| !is_inert(path))?;
     let re = pattern(lang);
     let counts = |text: &[u8], m: &regex::bytes::Captures| -> bool {
         let (group, all) = match (m.name("first"), m.name("all")) {
@@ -264,18 +344,6 @@ pub fn first_unread_run(path: &str, data: &[u8]) -> Option<usize> {
             Lang::JavaScript => t.starts_with(b"//") || t.starts_with(b"*") || t.starts_with(b"/*"),
         }
     };
-    let line_of = |at: usize| data[..at].iter().filter(|&&b| b == b'\n').count() + 1;
-    let line_at = |at: usize| {
-        let start = data[..at]
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |p| p + 1);
-        let end = data[at..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(data.len(), |p| at + p);
-        &data[start..end]
-    };
     // As written, over the whole file: a call's argument may start on the
     // next line. A match is placed at its last byte (a call's `(`): its
     // first may be the line break before the name. Every pattern holds one
@@ -287,20 +355,16 @@ pub fn first_unread_run(path: &str, data: &[u8]) -> Option<usize> {
         .into_iter()
         .flatten()
         .map(|c| (c.get(0).map_or(0, |m| m.end().saturating_sub(1)), c))
-        .filter(|(at, _)| !comment(line_at(*at)))
+        .filter(|(at, _)| !comment(code.line_at(*at)))
         .find(|(_, c)| counts(data, c))
-        .map(|(at, _)| line_of(at));
+        .map(|(at, _)| code.line_of(at));
     // Folded, line by line (folding reads one line at a time).
-    let folded = data
-        .split(|&b| b == b'\n')
-        .enumerate()
-        .take_while(|(n, _)| written.map_or(true, |w| n + 1 < w))
-        .find(|(_, line)| {
-            !comment(line)
-                && crate::precheck::fold::fold(line)
-                    .is_some_and(|f| re.captures_iter(&f).any(|c| counts(&f, &c)))
-        })
-        .map(|(n, _)| n + 1);
+    let folded = code
+        .folded()
+        .iter()
+        .take_while(|f| written.map_or(true, |w| f.n < w))
+        .find(|f| !comment(f.line) && re.captures_iter(&f.text).any(|c| counts(&f.text, &c)))
+        .map(|f| f.n);
     match (written, folded) {
         (Some(w), Some(f)) => Some(w.min(f)),
         (w, f) => w.or(f),
@@ -481,7 +545,7 @@ mod tests {
     }
 
     #[test]
-    fn documents_data_tests_and_other_languages_are_not_read() {
+    fn documents_data_and_other_languages_are_not_read() {
         let code = b"exec(open(p).read())\n";
         for path in [
             "docs/notes.md",
@@ -494,19 +558,73 @@ mod tests {
         }
         assert_eq!(first_unread_run("setup.py", code), Some(1));
         assert_eq!(first_unread_run("pkg-1.0/src/pkg/_re.py", code), Some(1));
-        // Only a package's tests or its documentation build run these.
+        // Only a package's tests or its documentation build run these:
+        // read, and set apart for the caller.
         for path in [
             "pkg-1.0/tests/test_x.py",
             "src/test_pkg.py",
             "pkg/conftest.py",
             "docs/conf.py",
+            "lib/__tests__/a.js",
+            "lib/a.spec.js",
+            "test/a.test.js",
         ] {
-            assert_eq!(first_unread_run(path, code), None, "{path}");
+            assert!(tests_or_docs(path), "{path}");
         }
+        assert!(!tests_or_docs("pkg/testing_utils.py"));
         let code = b"eval(s);\n";
         assert_eq!(first_unread_run("lib/a.js", code), Some(1));
-        for path in ["lib/__tests__/a.js", "lib/a.spec.js", "test/a.test.js"] {
-            assert_eq!(first_unread_run(path, code), None, "{path}");
+    }
+
+    #[test]
+    fn code_that_makes_tests_or_docs_importable_is_found() {
+        for code in [
+            "import sys\nsys.path.insert(0, os.path.join(here, 'tests'))",
+            "sys.path.append(d)",
+            "sys.path[:0] = [d]",
+            "sys.path += [d]",
+            "__path__.append(d)",
+            "site.addsitedir(d)",
+            "__path__ = extend_path(__path__, __name__)",
+            "from .tests import _util",
+            "from pkg.tests.helpers import load",
+            "import docs.conf",
+            "m = importlib.import_module('pkg.tests.x')",
+            "getattr(sys, 'pa' + 'th').insert(0, d)",
+        ] {
+            assert!(
+                first_opening("pkg/mod.py", code.as_bytes()).is_some(),
+                "{code:?}"
+            );
         }
+        for code in [
+            "const h = require('../test/helper');",
+            "import h from './__tests__/h.js';",
+        ] {
+            assert!(
+                first_opening("lib/a.js", code.as_bytes()).is_some(),
+                "{code:?}"
+            );
+        }
+        assert_eq!(first_opening("x.pth", b"../tests\n"), Some(1));
+        for code in [
+            "if sys.path == p: pass",
+            "p = sys.path[0]",
+            "import pytest",
+            "from numpy.testing import assert_equal",
+            "from unittest import mock",
+            "# sys.path.insert(0, d)",
+        ] {
+            assert_eq!(
+                first_opening("pkg/mod.py", code.as_bytes()),
+                None,
+                "{code:?}"
+            );
+        }
+        // Tests opening tests is the test run's business.
+        assert_eq!(
+            first_opening("tests/conftest.py", b"sys.path.insert(0, d)\n"),
+            None
+        );
     }
 }

@@ -1912,7 +1912,8 @@ fn code_that_runs_text_it_does_not_hold_is_not_allowed_on_scores_alone() {
 /// (`screenshot-desktop`) had an empty capability view (the veto's lexicon
 /// names neither) and was allowed by the shipped models; now each is
 /// inconclusive, its note naming the line and what it does. The same lines
-/// in the package's tests, or in a comment, are not such code.
+/// in the package's tests, or in a comment, are not such code, unless the
+/// package's code requires that test file.
 #[test]
 fn code_that_spies_on_the_user_is_not_allowed_on_scores_alone() {
     let c = Canary::new();
@@ -1952,6 +1953,27 @@ fn code_that_spies_on_the_user_is_not_allowed_on_scores_alone() {
         let p = is_number_with(&c, name, path, code);
         let (o, r) = scan_path_json(&c, &p);
         assert_reason(&o, &r, (0, "precheck-harmless"));
+    }
+    // Unless the package's code can run the test file: `index.js`
+    // requiring it makes its lines the package's own.
+    let mut requiring = index.clone();
+    requiring.extend_from_slice(b"\nrequire('./test/keys.test.js');\n");
+    let p = is_number_with_all(
+        &c,
+        "opened.tgz",
+        &[
+            ("package/index.js", &requiring),
+            ("package/test/keys.test.js", keys.as_bytes()),
+        ],
+    );
+    let (o, r) = scan_path_json(&c, &p);
+    assert_reason(&o, &r, (2, "inconclusive"));
+    let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+    for named in [
+        "package/test/keys.test.js:1 reads keystrokes",
+        &format!("importable (package/index.js:{line}"),
+    ] {
+        assert!(note.contains(named), "{named} in {note}");
     }
 }
 
