@@ -27,6 +27,8 @@
 //!   Data`, `Local State` and `Local Storage`,
 //!   `CryptUnprotectData`, Firefox's `logins.json`, `key4.db` and
 //!   `cookies.sqlite`, `wallet.dat`, `.bash_history`, `.git-credentials`;
+//! - a process's environment or memory read through `/proc` (tokens of
+//!   a CI runner or another user's session);
 //! - running again later: systemd user units, XDG autostart, `rc.local`,
 //!   `/etc/init.d/`, LaunchAgents and LaunchDaemons, Windows' `Run` keys,
 //!   `schtasks`, the Startup folder, `crontab -`.
@@ -46,6 +48,10 @@ const WHAT: &[(&str, &str)] = &[
     ("keys", "reads keystrokes"),
     ("screen", "captures the screen"),
     ("secrets", "reads browser, wallet or shell secrets"),
+    (
+        "procs",
+        "reads a process's environment or memory through /proc",
+    ),
     ("again", "makes a program run at login or boot"),
 ];
 
@@ -58,6 +64,7 @@ fn pattern() -> &'static Regex {
             r#"(?P<keys>\bpynput\b|\bGetAsyncKeyState\b|\bSetWindowsHookEx|\bkeyboard\.(?:on_press|on_release|hook|record|start_recording)\b|\b(?:u?iohook|node-global-key-listener)\b)"#,
             r#"|(?P<screen>\bImageGrab\.grab\b|\bpyautogui\.screenshot\b|\bscreenshot-desktop\b)"#,
             r#"|(?P<secrets>\bbrowser_cookie3?\b|Login Data|Local State|\bLocal Storage\b|\bCryptUnprotectData\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|\bwallet\.dat\b|\.bash_history\b|\.git-credentials\b)"#,
+            r#"|(?P<procs>/proc/.*/(?:environ|mem)\b)"#,
             r#"|(?P<again>systemd/user\b|\.config/autostart\b|\brc\.local\b|/etc/init\.d/|\bLaunch(?:Agents|Daemons)\b|CurrentVersion\\+Run(?:Once)?\b|\bschtasks\b|Start Menu\\+Programs\\+Startup|\bcrontab\s+-)"#,
         ))
         .unicode(false)
@@ -196,6 +203,18 @@ mod tests {
                 "makes a program run at login or boot",
             ),
             // Folded: the name in pieces.
+            (
+                "e = open('/proc/self/environ', 'rb').read()",
+                "reads a process's environment or memory through /proc",
+            ),
+            (
+                "m = open(f'/proc/{pid}/mem', 'rb')",
+                "reads a process's environment or memory through /proc",
+            ),
+            (
+                "const e = fs.readFileSync('/proc/' + pid + '/environ');",
+                "reads a process's environment or memory through /proc",
+            ),
             ("m = __import__('pyn' + 'put')", "reads keystrokes"),
             (
                 "b = __import__('browser_' 'cookie3')",
@@ -247,6 +266,8 @@ mod tests {
             "data = json.load(open('logins_json.txt'))",
             "wallet = Wallet()",
             "key = self.keyboard.hook_id",
+            "status = open('/proc/self/status').read()",
+            "mem = open('/proc/meminfo').read()",
         ] {
             assert_eq!(at("pkg/mod.py", code), None, "{code:?}");
         }

@@ -33,7 +33,8 @@
 //! was allowed (session 19). In JavaScript, `eval` (also `globalThis.eval`) of
 //! anything but a literal, `Function(…)` with a computed argument and the
 //! async and generator function constructors, `import()` of a computed
-//! specifier, the `vm` module's runners and `module._compile`. Each line is matched as
+//! specifier, the `vm` module's runners, `module._compile`, and a worker
+//! thread given its code as a string (`eval: true`). Each line is matched as
 //! written and as [`fold`](crate::precheck::fold::fold) folds it, so
 //! `e\u0076al(s)` or `getattr(builtins, 'ex' + 'ec')(s)` counts too.
 //! Comment lines, and Python's doctest lines (`>>> …`), do not count.
@@ -122,6 +123,8 @@ fn pattern(lang: Lang) -> &'static Regex {
                 // function constructors.
                 r#"|\bgetPrototypeOf\s*\(\s*(?:async\b|function\s*\*)|\}\s*\)\s*\.\s*constructor\b"#,
                 r#"|(?:[=(,:?]\s*|\breturn\s+)eval\s*(?:[),;\]]|$)"#,
+                // A worker thread given its code as a string.
+                r#"|\beval\s*:\s*true\b"#,
             ), true)
         }),
     }
@@ -441,6 +444,7 @@ mod tests {
             "import('data:text/javascript,' + encodeURIComponent(s));",
             "const m = await import(name);",
             "new (Object.getPrototypeOf(async function () {}).constructor)(s)();",
+            "new Worker(src, { eval: true });",
         ] {
             assert!(js(code).is_some(), "{code:?}");
         }
@@ -489,6 +493,7 @@ mod tests {
             (Lang::JavaScript, "window.eval(s)"),
             (Lang::JavaScript, "import(m)"),
             (Lang::JavaScript, "}).constructor"),
+            (Lang::JavaScript, "{ eval: true }"),
         ];
         for (lang, case) in cases {
             assert!(pattern(lang).is_match(case.as_bytes()), "{case:?}");
