@@ -859,6 +859,20 @@ impl HiddenCode {
         self.openings.extend(same.openings);
     }
 
+    /// Why a policy whose harm is code does not let the pre-check alone
+    /// allow the package ([`Input::not_on_scores_alone`]).
+    fn not_on_scores_alone(&self) -> Vec<String> {
+        [
+            hooks_note(&self.hooks),
+            unread_note(self),
+            spying_note(&self.spying),
+            opened_note(self),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    }
+
     /// (package.json or script, a file named as documentation or data that
     /// it makes Node run as JavaScript).
     fn runs_as_js(&self) -> Vec<(String, String)> {
@@ -1413,15 +1427,7 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
         encoding_note(&hidden.encoded),
         entry_note(&hidden.runs_as_js()),
     ]);
-    input.not_on_scores_alone = [
-        hooks_note(&hidden.hooks),
-        unread_note(&hidden),
-        spying_note(&hidden.spying),
-        opened_note(&hidden),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
+    input.not_on_scores_alone = hidden.not_on_scores_alone();
     if !holds_content(&input.text) {
         input.unjudgeable = Some(format!(
             "the package holds no readable text: its {n_files} file(s) are all binary or empty, so the pre-check and the detectors would judge file names alone; review its files by hand, or allowlist the artifact by sha256"
@@ -1706,15 +1712,7 @@ pub fn render_package_mode(
         encoding_note(&hidden.encoded),
         entry_note(&hidden.runs_as_js()),
     ]);
-    input.not_on_scores_alone = [
-        hooks_note(&hidden.hooks),
-        unread_note(&hidden),
-        spying_note(&hidden.spying),
-        opened_note(&hidden),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
+    input.not_on_scores_alone = hidden.not_on_scores_alone();
     input.base = base
         .zip(base_sha.clone())
         .map(|(b, sha256)| crate::report::BaseInfo {

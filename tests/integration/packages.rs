@@ -999,16 +999,24 @@ fn is_number_edited(
     out
 }
 
-/// Members of a fixture `.tgz`, in order.
 /// string-padder's synthetic `.npmrc` stealer (`package/install.js`).
 fn string_padder_stealer() -> Vec<u8> {
-    tgz_members("packages/malicious/string-padder-2.0.1.tgz")
+    tgz_member(
+        "packages/malicious/string-padder-2.0.1.tgz",
+        "package/install.js",
+    )
+}
+
+/// The member of a fixture `.tgz` at `path`.
+fn tgz_member(rel: &str, path: &str) -> Vec<u8> {
+    tgz_members(rel)
         .into_iter()
-        .find(|(p, _)| p == "package/install.js")
-        .unwrap()
+        .find(|(p, _)| p == path)
+        .unwrap_or_else(|| panic!("{rel} holds no {path}"))
         .1
 }
 
+/// Members of a fixture `.tgz`, in order.
 fn tgz_members(rel: &str) -> Vec<(String, Vec<u8>)> {
     use std::io::Read;
     let gz = flate2::read::GzDecoder::new(std::fs::File::open(fixture(rel)).unwrap());
@@ -1317,11 +1325,10 @@ fn a_payload_hidden_in_a_cleared_package_is_not_allowed() {
 #[test]
 fn the_veto_model_catches_a_payload_the_main_model_dilutes() {
     let c = Canary::new();
-    let payload = tgz_members("packages/malicious/requestz-2.31.0.tar.gz")
-        .into_iter()
-        .find(|(p, _)| p == "requestz-2.31.0/setup.py")
-        .unwrap()
-        .1;
+    let payload = tgz_member(
+        "packages/malicious/requestz-2.31.0.tar.gz",
+        "requestz-2.31.0/setup.py",
+    );
     let veto_off = veto_off_config(&c);
     // The shipped policy and thresholds, named explicitly.
     let with_veto = c.write("with-veto.toml", "");
@@ -1917,11 +1924,7 @@ fn code_that_runs_text_it_does_not_hold_is_not_allowed_on_scores_alone() {
 #[test]
 fn code_that_spies_on_the_user_is_not_allowed_on_scores_alone() {
     let c = Canary::new();
-    let index = tgz_members("packages/benign/is-number-7.0.0.tgz")
-        .into_iter()
-        .find(|(p, _)| p == "package/index.js")
-        .unwrap()
-        .1;
+    let index = tgz_member("packages/benign/is-number-7.0.0.tgz", "package/index.js");
     let keys = "const ioHook = require('iohook');\n\
         ioHook.on('keydown', (e) => log.push(e.rawcode));\n";
     let shot = "const screenshot = require('screenshot-desktop');\n\
