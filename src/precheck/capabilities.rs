@@ -46,9 +46,17 @@ use crate::report::Span;
 /// …)`, `os as` in an import list, writing a `.pth` file or
 /// `sitecustomize`, `require` passed as a value and
 /// `process.getBuiltinModule`; and also `WebSocket`, yaml's unsafe loaders
-/// and pickle's kin. A model calibrated on another lexicon's views is
-/// refused.
-pub const LEXICON: &str = "capabilities/v4";
+/// and pickle's kin. v5 (session 19) adds what nine more probes used
+/// with an empty view: `webbrowser` and multiprocessing's managers (data
+/// out through a URL or to any address), the environment by other names
+/// (`os.environb`, `posix.environ`, Node's `process` module,
+/// `Reflect.get(process, 'env')`, `/proc/self/environ`), other installed
+/// packages' files (`sysconfig`'s purelib), Node's keyloggers and screen
+/// grabbers, and loaders that run what the bytes say (`joblib.load`,
+/// `torch.load`, `shelve.open`, `allow_pickle=True`, `CodeType`, a worker
+/// given code as a string). A model calibrated on another lexicon's views
+/// is refused.
+pub const LEXICON: &str = "capabilities/v5";
 
 /// Lines of context kept on each side of a capability line.
 pub const CONTEXT: usize = 2;
@@ -98,6 +106,9 @@ pub const CLASSES: &[(&str, &str)] = &[
             // v4: the browser-style clients Node and Deno have built in, and
             // more of Python's (cloud storage is an upload channel too).
             r#"|\bWebSocket\b|\bEventSource\b|\bsendBeacon\b|\bboto3\b|\bhttplib2\b|\b(?:HTTPClient|httpclient)\b|\b(?:g|ni)requests\b|\burlfetch\b"#,
+            // v5: a URL opened in the user's browser carries what it is
+            // given, and multiprocessing's managers talk to any address.
+            r#"|\bwebbrowser\b|\bmultiprocessing\.managers\b|\bBaseManager\b"#,
         ),
     ),
     (
@@ -128,6 +139,9 @@ pub const CLASSES: &[(&str, &str)] = &[
             // a debugger opened to the network, and deserialisers that run
             // code (`yaml`'s unsafe loaders, pickle's kin).
             r#"|\brequire\s*(?:[),;\]]|$)|\bgetPrototypeOf\s*\(\s*(?:async\b|function\s*\*)|\b(?:pdb|cProfile|profile)\.run(?:ctx|call)?\s*\(|\btimeit\.(?:timeit|repeat)\s*\(|\brun(?:source|code)\s*\(|\bInteractive(?:Interpreter|Console)\b|\bcompile_command\b|\bPyRun_\w+|\}\s*\)\s*\.\s*constructor\b|\bimport\s*\(\s*['"`]data:|\bzipimport\b|\bload_module\s*\(|\bWebAssembly\.(?:instantiate|compile|Module|Instance)|\binspector\.open\b|\bUnsafeLoader\b|\bunsafe_load(?:_all)?\b|\bLoader\s*=\s*(?:yaml\.)?Loader\b|\bUnpickler\b|\b(?:jsonpickle|dill|cloudpickle)\.(?:loads?|decode)\b"#,
+            // v5: more loaders that run what the bytes say, code objects
+            // built from bytes, and a worker thread given code as a string.
+            r#"|\bjoblib\.load\b|\btorch\.load\b|\bshelve\.open\b|\ballow_pickle\s*=\s*True\b|\bCodeType\b|\beval\s*:\s*true\b"#,
         ),
     ),
     (
@@ -148,6 +162,12 @@ pub const CLASSES: &[(&str, &str)] = &[
             // too: `Path(home) / '.kube'`), and what stealers watch: the
             // clipboard (address swapping), keys and the screen.
             r#"|\.(?:ssh|aws|kube|docker|azure|gnupg)\b|\bgcloud\b|\.netrc\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|/etc/(?:passwd|shadow|sudoers)\b|\.bash_history\b|\bbrowser_cookie3?\b|\bpyperclip\b|\bclipboard_(?:get|append)\b|\bwin32clipboard\b|\bxclip\b|\bxsel\b|\bpb(?:copy|paste)\b|\bpynput\b|\bGetAsyncKeyState\b|\bSetWindowsHookEx|\bImageGrab\b|\bpyautogui\b"#,
+            // v5: the environment by other names (`os.environb`,
+            // `posix.environ`, Node's `process` module, `Reflect.get(process,
+            // 'env')`) or read through `/proc`; other installed packages'
+            // files (`sysconfig`'s purelib: code there runs when they are
+            // imported); Node's keyloggers and screen grabbers.
+            r#"|\bos\.environb\b|\b(?:posix|nt)\.environ\b|(?:\brequire\s*\(\s*|\bfrom\s+|\bimport\s*\(\s*)['"](?:node:)?process['"]|\bReflect\.(?:get|apply|has|ownKeys)\s*\(\s*(?:process|globalThis|global|require)\b|/proc/.*/(?:environ|mem)\b|\bsysconfig\.get_paths?\b|\b(?:purelib|platlib)\b|\bu?iohook\b|\bscreenshot-desktop\b|\bnode-global-key-listener\b"#,
         ),
     ),
     (
@@ -242,6 +262,23 @@ fn matches(line: &[u8]) -> bool {
 /// lexicon's lazy DFA built states for every line it read, afresh in every
 /// process: before this search, 60 % of certifi's scan was that.
 pub const NEEDLES: &[&str] = &[
+    // v5
+    "webbrowser",
+    "managers",
+    "BaseManager",
+    "Reflect",
+    "/proc/",
+    "sysconfig",
+    "purelib",
+    "platlib",
+    "iohook",
+    "screenshot-desktop",
+    "global-key-listener",
+    "joblib",
+    "torch",
+    "shelve",
+    "allow_pickle",
+    "CodeType",
     "subprocess",
     "system",
     "popen",
@@ -926,6 +963,20 @@ mod tests {
     fn every_class_compiles_and_names_what_it_matches() {
         assert_eq!(lexicon().len(), CLASSES.len());
         let cases = [
+            // v5
+            ("webbrowser.open(u + data)", "network"),
+            ("m = BaseManager(address=(h, p), authkey=k)", "network"),
+            ("e = dict(os.environb)", "environment"),
+            ("e = posix.environ", "environment"),
+            ("const e = require('node:process').env;", "environment"),
+            ("const e = Reflect.get(process, 'env');", "environment"),
+            ("open('/proc/self/environ').read()", "environment"),
+            ("p = sysconfig.get_paths()['purelib']", "environment"),
+            ("const h = require('iohook');", "environment"),
+            ("t = joblib.load(p)", "dynamic-code"),
+            ("t = torch.load(p)", "dynamic-code"),
+            ("a = np.load(p, allow_pickle=True)", "dynamic-code"),
+            ("new Worker(src, { eval: true });", "dynamic-code"),
             ("subprocess.run(['ls'])", "process"),
             ("const { exec } = require('child_process');", "process"),
             ("urllib.request.urlopen(u)", "network"),

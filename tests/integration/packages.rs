@@ -1819,6 +1819,23 @@ fn ways_to_act_lexicon_v3_had_no_name_for_are_read_by_the_veto() {
     }
 }
 
+/// Ways to reach the environment that lexicon v4 had no name for:
+/// is-number reading it through `Reflect.get(process, 'env')` or Node's
+/// `process` module had an empty view and was allowed (main model below
+/// 1e-8). Lexicon v5 names both, and each is vetoed at the file that holds
+/// it.
+#[test]
+fn ways_to_act_lexicon_v4_had_no_name_for_are_read_by_the_veto() {
+    let c = Canary::new();
+    let reflect = b"const e = Reflect.get(process, 'env');\nmodule.exports = Object.keys(e);\n";
+    let module = b"const e = require('process').env;\nmodule.exports = Object.keys(e);\n";
+    for (name, code) in [("reflect.tgz", &reflect[..]), ("module.tgz", &module[..])] {
+        let p = is_number_with(&c, name, "package/lib/util.js", code);
+        let (o, r) = scan_path_json(&c, &p);
+        assert_vetoed_at(&o, &r, "lib/util.js:");
+    }
+}
+
 /// Node runs a required file of any extension but `.json` and `.node` as
 /// JavaScript: is-number whose `lib/util.js` does
 /// `require('../docs/notes.txt')`, string-padder's stealer in that file,
@@ -1916,14 +1933,16 @@ fn code_that_runs_text_it_does_not_hold_is_not_allowed_on_scores_alone() {
 /// Code that watches the user or makes a program run again is never
 /// allowed on the pre-check's scores alone. is-number whose `index.js`
 /// starts a keylogger (`iohook`) or takes screenshots
-/// (`screenshot-desktop`) had an empty capability view (the veto's lexicon
-/// names neither) and was allowed by the shipped models; now each is
+/// (`screenshot-desktop`) had an empty capability view under lexicon v4
+/// and was allowed by the shipped models; v5 names both, so the veto is
+/// turned off here to hold the rule to account on its own: each is
 /// inconclusive, its note naming the line and what it does. The same lines
 /// in the package's tests, or in a comment, are not such code, unless the
 /// package's code requires that test file.
 #[test]
 fn code_that_spies_on_the_user_is_not_allowed_on_scores_alone() {
     let c = Canary::new();
+    let veto_off = veto_off_config(&c);
     let index = tgz_member("packages/benign/is-number-7.0.0.tgz", "package/index.js");
     let keys = "const ioHook = require('iohook');\n\
         ioHook.on('keydown', (e) => log.push(e.rawcode));\n";
@@ -1937,7 +1956,7 @@ fn code_that_spies_on_the_user_is_not_allowed_on_scores_alone() {
         let mut patched = index.clone();
         patched.extend_from_slice(format!("\n{payload}").as_bytes());
         let p = is_number_with(&c, name, "package/index.js", &patched);
-        let (o, r) = scan_path_json(&c, &p);
+        let (o, r) = scan_path_json_under(&c, &veto_off, &p);
         assert_reason(&o, &r, (2, "inconclusive"));
         let pre = &r["policies"][0]["precheck"];
         assert_eq!(pre["band"], "uncertain", "{pre:#}");
@@ -1954,7 +1973,7 @@ fn code_that_spies_on_the_user_is_not_allowed_on_scores_alone() {
         ("commented.tgz", "package/lib/keys.js", &commented[..]),
     ] {
         let p = is_number_with(&c, name, path, code);
-        let (o, r) = scan_path_json(&c, &p);
+        let (o, r) = scan_path_json_under(&c, &veto_off, &p);
         assert_reason(&o, &r, (0, "precheck-harmless"));
     }
     // Unless the package's code can run the test file: `index.js`
@@ -1969,7 +1988,7 @@ fn code_that_spies_on_the_user_is_not_allowed_on_scores_alone() {
             ("package/test/keys.test.js", keys.as_bytes()),
         ],
     );
-    let (o, r) = scan_path_json(&c, &p);
+    let (o, r) = scan_path_json_under(&c, &veto_off, &p);
     assert_reason(&o, &r, (2, "inconclusive"));
     let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
     for named in [
