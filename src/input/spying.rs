@@ -29,6 +29,8 @@
 //!   `cookies.sqlite`, `wallet.dat`, `.bash_history`, `.git-credentials`;
 //! - a process's environment or memory read through `/proc` (tokens of
 //!   a CI runner or another user's session);
+//! - a command run through a C library the file loads (`libc.system(cmd)`
+//!   after `ctypes.CDLL`), past `subprocess` and Python's audit hooks;
 //! - running again later: systemd user units, XDG autostart, `rc.local`,
 //!   `/etc/init.d/`, LaunchAgents and LaunchDaemons, Windows' `Run` keys,
 //!   `schtasks`, the Startup folder, `crontab -`.
@@ -54,6 +56,49 @@ const WHAT: &[(&str, &str)] = &[
     ),
     ("again", "makes a program run at login or boot"),
 ];
+
+/// What [`c_library_shell`] finds.
+const C_SHELL: &str = "runs a command through a C library it loads";
+
+/// A file that loads a C library (`ctypes.CDLL`, `cdll.LoadLibrary`,
+/// `dlopen`) and calls a process function on something other than `os` or
+/// `platform` (`libc.system(cmd)`, `CDLL(None).popen(…)`): a command run
+/// past `subprocess` and Python's audit hooks. tomli doing it was allowed
+/// (the veto read the `ctypes` lines and scored them 0.0015); no file of
+/// the 236 real packages does it.
+fn c_library_shell(code: &Code) -> Option<usize> {
+    static LOAD: OnceLock<Regex> = OnceLock::new();
+    static CALL: OnceLock<Regex> = OnceLock::new();
+    let build = |p: &str| {
+        regex::bytes::RegexBuilder::new(p)
+            .unicode(false)
+            .build()
+            .expect("spying patterns compile")
+    };
+    let load = LOAD.get_or_init(|| build(r"\b(?:CDLL|PyDLL|WinDLL|cdll\.|LoadLibrary|dlopen)\b"));
+    let call = CALL.get_or_init(|| {
+        build(r"(?:\b(?P<recv>\w+)|\))\s*\.\s*(?:system|popen|execv[pe]?|execl[pe]?|posix_spawnp?)\s*\(\s*[^)\s]")
+    });
+    if !load.is_match(code.data) {
+        return None;
+    }
+    let counts = |text: &[u8]| {
+        call.captures_iter(text).any(|c| {
+            let recv = c.name("recv").map(|r| r.as_bytes());
+            !matches!(recv, Some(b"os" | b"posix" | b"nt" | b"platform"))
+        })
+    };
+    let folded = code.folded().iter().find(|f| counts(&f.text)).map(|f| f.n);
+    let written = code
+        .data
+        .split(|&b| b == b'\n')
+        .position(|line| !line.trim_ascii_start().starts_with(b"#") && counts(line))
+        .map(|n| n + 1);
+    match (written, folded) {
+        (Some(w), Some(f)) => Some(w.min(f)),
+        (w, f) => w.or(f),
+    }
+}
 
 /// One pattern, a named group per entry of [`WHAT`]. A constant checked by
 /// unit tests: a failure to compile is a build defect, not an input error.
@@ -146,7 +191,12 @@ pub fn first_spying_line_in(code: &Code) -> Option<(usize, &'static str)> {
         .take_while(|f| written.map_or(true, |(w, _)| f.n < w))
         .filter(|f| !comment(f.line))
         .find_map(|f| what(&f.text).map(|w| (f.n, w)));
-    folded.or(written)
+    let named = folded.or(written);
+    let shell = c_library_shell(code).map(|n| (n, C_SHELL));
+    match (named, shell) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
 }
 
 #[cfg(test)]
@@ -216,6 +266,8 @@ mod tests {
                 "reads a process's environment or memory through /proc",
             ),
             ("m = __import__('pyn' + 'put')", "reads keystrokes"),
+            ("libc = ctypes.CDLL('libc.so.6'); libc.system(cmd)", C_SHELL),
+            ("ctypes.CDLL(None).popen(b'id', b'r')", C_SHELL),
             (
                 "b = __import__('browser_' 'cookie3')",
                 "reads browser, wallet or shell secrets",
@@ -267,6 +319,7 @@ mod tests {
             "wallet = Wallet()",
             "key = self.keyboard.hook_id",
             "status = open('/proc/self/status').read()",
+            "lib = ctypes.CDLL(path); name = platform.system(); os.system(cmd)",
             "mem = open('/proc/meminfo').read()",
         ] {
             assert_eq!(at("pkg/mod.py", code), None, "{code:?}");
