@@ -28,7 +28,8 @@
 //! and its kin, `joblib.load`, `numpy.load(…, allow_pickle=True)`,
 //! `shelve.open`, `torch.load` unless the line asks for `weights_only=True`,
 //! yaml's unsafe loaders, and code objects from bytes: `marshal.loads`,
-//! `CodeType(…)`): tomli loading a pickle it ships with `joblib.load`,
+//! `CodeType(…)`; also imported by name or under another name, `from
+//! pickle import loads as l`, `import pickle as p`): tomli loading a pickle it ships with `joblib.load`,
 //! `numpy.load`, `torch.load` or `shelve` had an empty capability view and
 //! was allowed (session 19). In JavaScript, `eval` (also `globalThis.eval`) of
 //! anything but a literal, `Function(…)` with a computed argument and the
@@ -110,6 +111,10 @@ fn pattern(lang: Lang) -> &'static Regex {
                 r#"|\b(?:c?[pP]ickle|_pickle|dill|cloudpickle)\.loads?\s*\(|\bUnpickler\s*\(|\bjsonpickle\.decode\s*\(|\bread_pickle\s*\(|\bjoblib\.load\s*\(|\b(?:np|numpy)\.load\s*\([^\n]*\ballow_pickle\s*=\s*True|\bshelve\.open\s*\("#,
                 r#"|\byaml\.(?:unsafe|full)_load(?:_all)?\s*\(|\bLoader\s*=\s*(?:yaml\.)?(?:Unsafe)?Loader\b|\bmarshal\.loads?\s*\(|\bCodeType\s*\("#,
                 r#"|(?P<torch>\btorch\.load\s*\()"#,
+                // The same loaders imported by name or under another name
+                // (`from pickle import loads as l`, `import pickle as p`).
+                r#"|\bfrom\s+(?:c?[pP]ickle|_pickle|dill|cloudpickle|joblib|shelve|marshal|jsonpickle)\s+import\b[^\n]*(?:\b(?:loads?|Unpickler|open|decode)\b|\(\s*$|\*)|\bfrom\s+torch\s+import\b[^\n]*\bload\b|\bfrom\s+yaml\s+import\b[^\n]*\b(?:unsafe_load\w*|full_load\w*|UnsafeLoader|Loader)\b"#,
+                r#"|\bimport\s+(?:[\w.]+(?:\s+as\s+\w+)?\s*,\s*)*(?:c?[pP]ickle|_pickle|dill|cloudpickle|joblib|shelve|marshal|jsonpickle)\s+as\b"#,
             ), true)
         }),
         Lang::JavaScript => JS.get_or_init(|| {
@@ -426,6 +431,11 @@ mod tests {
             "f = types.FunctionType(marshal.loads(blob), globals())",
             "c = CodeType(0, 0, 0, 0, 2, 64, raw, (), (), (), '', '', 1, b'')",
             "p = pickle.Unpickler(f).load()",
+            "from pickle import loads as _l",
+            "from pickle import (\n    loads,\n)",
+            "import os, pickle as _p",
+            "from yaml import unsafe_load",
+            "from torch import load",
         ] {
             assert!(py(code).is_some(), "{code:?}");
         }
@@ -484,6 +494,10 @@ mod tests {
             (Lang::Python, "marshal.load(f)"),
             (Lang::Python, "CodeType(a)"),
             (Lang::Python, "torch.load(p)"),
+            (Lang::Python, "from marshal import loads"),
+            (Lang::Python, "from shelve import open"),
+            (Lang::Python, "import dill as d"),
+            (Lang::Python, "from yaml import Loader"),
             (Lang::JavaScript, "eval(s)"),
             (Lang::JavaScript, "Function(a, b)"),
             (Lang::JavaScript, "vm.runInNewContext(s)"),
@@ -520,6 +534,9 @@ mod tests {
             "c = yaml.safe_load(text)",
             "c = yaml.load(text, Loader=yaml.SafeLoader)",
             "s = pickle.dumps(obj)",
+            "from pickle import dumps, HIGHEST_PROTOCOL",
+            "from yaml import SafeLoader, safe_load",
+            "import pickle",
             "f = types.FunctionType(g.__code__, globals())",
             "    >>> new = pickle.loads(p)",
         ] {
