@@ -33,9 +33,9 @@ impl<'a> Code<'a> {
     /// Folds the lines of Python and JavaScript files that are not
     /// documentation or data, nor tests or docs; other files have no folded
     /// lines. Tests and docs count only when the package's code makes them
-    /// importable, and folding them all for that case cost more than the
-    /// rest of the rules (lxml: 12 of 19 ms of CPU); they are read as
-    /// written.
+    /// importable, and folding them all for that case cost packaging's
+    /// scan 4 ms (44.4 → 40.0 ms without, `perf stat -r 10`); they are
+    /// read as written.
     pub fn new(path: &'a str, data: &'a [u8]) -> Code<'a> {
         let folded = if is_script(path) && !is_inert(path) && !tests_or_docs(path) {
             data.split(|&b| b == b'\n')

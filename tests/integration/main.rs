@@ -110,6 +110,23 @@ pub fn scan_path_json_under(c: &Canary, config: &Path, path: &Path) -> (Output, 
     scan_json(c, &["--config", config.to_str().unwrap()], path)
 }
 
+/// `canary scan --local-only --no-cache --format json --base BASE NEW`
+/// on its own: the exit status and the one report.
+pub fn scan_diff_json(c: &Canary, base: &Path, new: &Path) -> (Output, serde_json::Value) {
+    let o = c.run(&[
+        "scan",
+        "--local-only",
+        "--no-cache",
+        "--format",
+        "json",
+        "--base",
+        base.to_str().unwrap(),
+        new.to_str().unwrap(),
+    ]);
+    let r = json(&o);
+    (o, r)
+}
+
 fn scan_json(c: &Canary, global: &[&str], path: &Path) -> (Output, serde_json::Value) {
     let mut args = global.to_vec();
     args.extend([

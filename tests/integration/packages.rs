@@ -3,8 +3,8 @@
 use std::io::Write;
 
 use crate::{
-    code, exit_of, fixture, json, jsonl, scan_local_json, scan_path_json, scan_path_json_under,
-    timeless, Canary,
+    code, exit_of, fixture, json, jsonl, scan_diff_json, scan_local_json, scan_path_json,
+    scan_path_json_under, timeless, Canary,
 };
 
 type TarGz = tar::Builder<flate2::write::GzEncoder<Vec<u8>>>;
@@ -1606,17 +1606,7 @@ fn a_removed_line_cannot_pose_as_a_file_header() {
         text.contains("\n-\\-- a/x\n+++ b/README.md\n+const https"),
         "{text}"
     );
-    let o = c.run(&[
-        "scan",
-        "--local-only",
-        "--no-cache",
-        "--format",
-        "jsonl",
-        "--base",
-        base.to_str().unwrap(),
-        next.to_str().unwrap(),
-    ]);
-    let r = json(&o);
+    let (o, r) = scan_diff_json(&c, &base, &next);
     assert_vetoed_at(&o, &r, "lib/util.js:");
 }
 
@@ -2055,22 +2045,8 @@ fn a_version_diff_is_judged_with_what_its_unchanged_code_runs() {
             "package.json -> docs/guide.md",
         ),
     ];
-    let diff = |base: &std::path::Path, new: &std::path::Path| {
-        let o = c.run(&[
-            "scan",
-            "--local-only",
-            "--no-cache",
-            "--format",
-            "json",
-            "--base",
-            base.to_str().unwrap(),
-            new.to_str().unwrap(),
-        ]);
-        let r = json(&o);
-        (o, r)
-    };
     for (base, new, named) in &cases {
-        let (o, r) = diff(base, new);
+        let (o, r) = scan_diff_json(&c, base, new);
         assert_reason(&o, &r, (2, "inconclusive"));
         assert_eq!(r["input"]["kind"], "package-diff", "{r:#}");
         assert!(r.to_string().contains(named), "{named} in {r:#}");
@@ -2081,7 +2057,7 @@ fn a_version_diff_is_judged_with_what_its_unchanged_code_runs() {
         other("code-1.tgz", b"module.exports = 1;\n"),
         other("code-2.tgz", b"module.exports = 2;\n"),
     );
-    let (o, r) = diff(&base, &new);
+    let (o, r) = scan_diff_json(&c, &base, &new);
     assert_reason(&o, &r, (0, "precheck-harmless"));
 }
 
