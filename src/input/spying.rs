@@ -29,6 +29,8 @@
 //!   `cookies.sqlite`, `wallet.dat`, `.bash_history`, `.git-credentials`;
 //! - a process's environment or memory read through `/proc` (tokens of
 //!   a CI runner or another user's session);
+//! - the clipboard both read and written in one file (a clipper swapping
+//!   a copied wallet address);
 //! - a command run through a C library the file loads (`libc.system(cmd)`
 //!   after `ctypes.CDLL`), past `subprocess` and Python's audit hooks;
 //! - running again later: systemd user units, XDG autostart, `rc.local`,
@@ -60,6 +62,36 @@ const WHAT: &[(&str, &str)] = &[
 /// What [`c_library_shell`] finds.
 const C_SHELL: &str = "runs a command through a C library it loads";
 
+/// What [`clipboard_swap`] finds.
+const CLIP_SWAP: &str = "reads and rewrites the clipboard";
+
+/// A pattern of the file-level checks (ASCII classes). A constant checked
+/// by unit tests: a failure to compile is a build defect.
+fn build(pattern: &str) -> Regex {
+    regex::bytes::RegexBuilder::new(pattern)
+        .unicode(false)
+        .build()
+        .expect("spying patterns compile")
+}
+
+/// The first line, as written (not a `#` or `//` comment) or folded, for
+/// which `counts` holds.
+fn first_line(code: &Code, counts: impl Fn(&[u8]) -> bool) -> Option<usize> {
+    let folded = code.folded().iter().find(|f| counts(&f.text)).map(|f| f.n);
+    let written = code
+        .data
+        .split(|&b| b == b'\n')
+        .position(|line| {
+            let t = line.trim_ascii_start();
+            !t.starts_with(b"#") && !t.starts_with(b"//") && counts(line)
+        })
+        .map(|n| n + 1);
+    match (written, folded) {
+        (Some(w), Some(f)) => Some(w.min(f)),
+        (w, f) => w.or(f),
+    }
+}
+
 /// A file that loads a C library (`ctypes.CDLL`, `cdll.LoadLibrary`,
 /// `dlopen`) and calls a process function on something other than `os` or
 /// `platform` (`libc.system(cmd)`, `CDLL(None).popen(…)`): a command run
@@ -69,12 +101,6 @@ const C_SHELL: &str = "runs a command through a C library it loads";
 fn c_library_shell(code: &Code) -> Option<usize> {
     static LOAD: OnceLock<Regex> = OnceLock::new();
     static CALL: OnceLock<Regex> = OnceLock::new();
-    let build = |p: &str| {
-        regex::bytes::RegexBuilder::new(p)
-            .unicode(false)
-            .build()
-            .expect("spying patterns compile")
-    };
     let load = LOAD.get_or_init(|| build(r"\b(?:CDLL|PyDLL|WinDLL|cdll\.|LoadLibrary|dlopen)\b"));
     let call = CALL.get_or_init(|| {
         build(r"(?:\b(?P<recv>\w+)|\))\s*\.\s*(?:system|popen|execv[pe]?|execl[pe]?|posix_spawnp?)\s*\(\s*[^)\s]")
@@ -82,22 +108,34 @@ fn c_library_shell(code: &Code) -> Option<usize> {
     if !load.is_match(code.data) {
         return None;
     }
-    let counts = |text: &[u8]| {
+    first_line(code, |text| {
         call.captures_iter(text).any(|c| {
             let recv = c.name("recv").map(|r| r.as_bytes());
             !matches!(recv, Some(b"os" | b"posix" | b"nt" | b"platform"))
         })
-    };
-    let folded = code.folded().iter().find(|f| counts(&f.text)).map(|f| f.n);
-    let written = code
-        .data
-        .split(|&b| b == b'\n')
-        .position(|line| !line.trim_ascii_start().starts_with(b"#") && counts(line))
-        .map(|n| n + 1);
-    match (written, folded) {
-        (Some(w), Some(f)) => Some(w.min(f)),
-        (w, f) => w.or(f),
+    })
+}
+
+/// A file that both reads and writes the clipboard (`pyperclip.paste()`
+/// then `pyperclip.copy(…)`): what a clipper does, swapping a copied
+/// wallet address for the attacker's. tomli doing it was allowed (the veto
+/// scored its lines 0.0011); of the 236 real packages only
+/// pandas' and prompt_toolkit's clipboard modules do it, and both were
+/// inconclusive already. The line named is the first write.
+fn clipboard_swap(code: &Code) -> Option<usize> {
+    static READ: OnceLock<Regex> = OnceLock::new();
+    static WRITE: OnceLock<Regex> = OnceLock::new();
+    let read = READ.get_or_init(|| {
+        build(r"\bpyperclip\.paste\b|\bclipboard_get\b|\bGetClipboardData\b|\bclipboard\.readText\b|\bclipboardy\.read|\bpbpaste\b|\bGet-Clipboard\b|\bfrom\s+pyperclip\s+import\b[^\n]*\bpaste\b")
+    });
+    let write = WRITE.get_or_init(|| {
+        build(r"\bpyperclip\.copy\b|\bclipboard_append\b|\bSetClipboardData\b|\bclipboard\.writeText\b|\bclipboardy\.write|\bpbcopy\b|\bSet-Clipboard\b|\bfrom\s+pyperclip\s+import\b[^\n]*\bcopy\b")
+    });
+    let reads = read.is_match(code.data) || code.folded().iter().any(|f| read.is_match(&f.text));
+    if !reads {
+        return None;
     }
+    first_line(code, |text| write.is_match(text))
 }
 
 /// One pattern, a named group per entry of [`WHAT`]. A constant checked by
@@ -193,10 +231,8 @@ pub fn first_spying_line_in(code: &Code) -> Option<(usize, &'static str)> {
         .find_map(|f| what(&f.text).map(|w| (f.n, w)));
     let named = folded.or(written);
     let shell = c_library_shell(code).map(|n| (n, C_SHELL));
-    match (named, shell) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
+    let clip = clipboard_swap(code).map(|n| (n, CLIP_SWAP));
+    [named, shell, clip].into_iter().flatten().min()
 }
 
 #[cfg(test)]
@@ -268,6 +304,8 @@ mod tests {
             ("m = __import__('pyn' + 'put')", "reads keystrokes"),
             ("libc = ctypes.CDLL('libc.so.6'); libc.system(cmd)", C_SHELL),
             ("ctypes.CDLL(None).popen(b'id', b'r')", C_SHELL),
+            ("t = pyperclip.paste(); pyperclip.copy(ADDR)", CLIP_SWAP),
+            ("const t = await navigator.clipboard.readText(); await navigator.clipboard.writeText(a);", CLIP_SWAP),
             (
                 "b = __import__('browser_' 'cookie3')",
                 "reads browser, wallet or shell secrets",
@@ -320,6 +358,8 @@ mod tests {
             "key = self.keyboard.hook_id",
             "status = open('/proc/self/status').read()",
             "lib = ctypes.CDLL(path); name = platform.system(); os.system(cmd)",
+            "pyperclip.copy(text)",
+            "t = pyperclip.paste()",
             "mem = open('/proc/meminfo').read()",
         ] {
             assert_eq!(at("pkg/mod.py", code), None, "{code:?}");
