@@ -905,6 +905,11 @@ fn install_scripts(json: &serde_json::Value) -> Option<String> {
     (!run.is_empty()).then(|| run.join(", "))
 }
 
+/// (file, line) pairs as `file:line`, as the notes name them.
+fn at_lines(found: &[(String, usize)]) -> Vec<String> {
+    found.iter().map(|(p, n)| format!("{p}:{n}")).collect()
+}
+
 /// The note that keeps a pre-check from allowing code that runs text it
 /// does not hold ([`super::unread`]).
 fn unread_note(hidden: &HiddenCode) -> Option<String> {
@@ -916,7 +921,7 @@ fn unread_note(hidden: &HiddenCode) -> Option<String> {
 /// that the change altered and the pre-check read as documentation, data
 /// or bytes.
 fn unread_unchanged_note(found: &[(String, usize)], altered: &[String]) -> Option<String> {
-    let shown: Vec<String> = found.iter().map(|(p, n)| format!("{p}:{n}")).collect();
+    let shown = at_lines(found);
     let altered = crate::util::first_few(altered, 5);
     files_note(&shown, |n, names| {
         format!(
@@ -928,7 +933,7 @@ fn unread_unchanged_note(found: &[(String, usize)], altered: &[String]) -> Optio
 /// The reason for changed (or, without a base, any) code files that run
 /// code they do not hold.
 fn changed_unread_note(found: &[(String, usize)]) -> Option<String> {
-    let shown: Vec<String> = found.iter().map(|(p, n)| format!("{p}:{n}")).collect();
+    let shown = at_lines(found);
     files_note(&shown, |n, names| {
         format!(
             "{n} code file(s) run code they do not hold (a file run by its path, a string built at run time passed to exec, eval, Function or the like, or bytes given to a loader that runs what they say, such as pickle: {names}); the pre-check alone does not allow code it has not read: left to detectors, or review it and allowlist the artifact by sha256"
@@ -941,11 +946,7 @@ fn opened_note(hidden: &HiddenCode) -> Option<String> {
     if hidden.opened == 0 {
         return None;
     }
-    let shown: Vec<String> = hidden
-        .openings
-        .iter()
-        .map(|(p, n)| format!("{p}:{n}"))
-        .collect();
+    let shown = at_lines(&hidden.openings);
     files_note(&shown, |_, names| {
         format!(
             "{} of those lines are in tests or documentation, and count because the package's code makes them importable ({names}: a write to the import path, or an import from them)",

@@ -65,8 +65,8 @@ const C_SHELL: &str = "runs a command through a C library it loads";
 /// What [`clipboard_swap`] finds.
 const CLIP_SWAP: &str = "reads and rewrites the clipboard";
 
-/// A pattern of the file-level checks (ASCII classes). A constant checked
-/// by unit tests: a failure to compile is a build defect.
+/// A pattern of this module (ASCII classes). A constant checked by unit
+/// tests: a failure to compile is a build defect.
 fn build(pattern: &str) -> Regex {
     regex::bytes::RegexBuilder::new(pattern)
         .unicode(false)
@@ -143,16 +143,13 @@ fn clipboard_swap(code: &Code) -> Option<usize> {
 fn pattern() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        regex::bytes::RegexBuilder::new(concat!(
+        build(concat!(
             r#"(?P<keys>\bpynput\b|\bGetAsyncKeyState\b|\bSetWindowsHookEx|\bkeyboard\.(?:on_press|on_release|hook|record|start_recording)\b|\b(?:u?iohook|node-global-key-listener)\b)"#,
             r#"|(?P<screen>\bImageGrab\.grab\b|\bpyautogui\.screenshot\b|\bscreenshot-desktop\b)"#,
             r#"|(?P<secrets>\bbrowser_cookie3?\b|Login Data|Local State|\bLocal Storage\b|\bCryptUnprotectData\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|\bwallet\.dat\b|\.bash_history\b|\.git-credentials\b)"#,
             r#"|(?P<procs>/proc/.*/(?:environ|mem)\b)"#,
             r#"|(?P<again>systemd/user\b|\.config/autostart\b|\brc\.local\b|/etc/init\.d/|\bLaunch(?:Agents|Daemons)\b|CurrentVersion\\+Run(?:Once)?\b|\bschtasks\b|Start Menu\\+Programs\\+Startup|\bcrontab\s+-)"#,
         ))
-        .unicode(false)
-        .build()
-        .expect("spying patterns compile")
     })
 }
 

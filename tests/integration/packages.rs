@@ -605,19 +605,9 @@ fn render_shows_the_capability_view_the_veto_reads() {
 #[test]
 fn version_diffs_judge_the_change() {
     let c = Canary::new();
-    let p = |rel: &str| fixture(rel).display().to_string();
     let scan = |base: &str, new: &str| {
-        let o = c.run(&[
-            "scan",
-            "--local-only",
-            "--no-cache",
-            "--format",
-            "json",
-            "--base",
-            &p(base),
-            &p(new),
-        ]);
-        (code(&o), json(&o))
+        let (o, r) = scan_diff_json(&c, &fixture(base), &fixture(new));
+        (code(&o), r)
     };
     let notes = |r: &serde_json::Value| r["notes"].to_string();
     // A release that adds an install hook to a harmless one.
@@ -1469,16 +1459,8 @@ fn upgrades_are_judged_against_the_newest_accepted_release() {
         sha(&accepted.join("six-1.15.0.tar.gz")).as_str()
     );
     // The same judgement as naming the base.
-    let named = json(&c.run(&[
-        "scan",
-        "--local-only",
-        "--no-cache",
-        "--format",
-        "json",
-        "--base",
-        base["source"].as_str().unwrap(),
-        &six,
-    ]));
+    let base_path = std::path::Path::new(base["source"].as_str().unwrap());
+    let (_, named) = scan_diff_json(&c, base_path, std::path::Path::new(&six));
     assert_eq!(timeless(r.clone()), timeless(named));
 
     let r = by("tinyfmt-1.0.1.tar.gz");
