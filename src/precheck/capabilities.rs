@@ -25,6 +25,7 @@
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
+#[cfg(test)]
 use regex::bytes::RegexSet;
 
 use crate::report::Span;
@@ -253,14 +254,15 @@ enum Hit {
 }
 
 fn matches(line: &[u8]) -> bool {
-    (needles().is_match(line) && lexicon().is_match(line)) || long_run(line)
+    split_lexicon().is_match(line) || long_run(line)
 }
 
 /// Words one of which every match of every pattern in [`CLASSES`] holds: a
-/// unit test proves it from the patterns' syntax. A line is matched against
-/// the lexicon only if it holds one. Most lines of code hold none, and the
-/// lexicon's lazy DFA built states for every line it read, afresh in every
-/// process: before this search, 60 % of certifi's scan was that.
+/// unit test proves it from the patterns' syntax. A line is matched only
+/// against the branches of the lexicon filed under the needles it holds
+/// ([`SplitLexicon`]). Most lines of code hold none, and the lexicon's lazy
+/// DFA built states for every line it read, afresh in every process: before
+/// this search, 60 % of certifi's scan was that.
 pub const NEEDLES: &[&str] = &[
     // v5
     "webbrowser",
@@ -489,6 +491,221 @@ fn capability(line: &[u8]) -> Hit {
     }
 }
 
+/// The lexicon split by needle: for each of [`NEEDLES`], the branches of
+/// [`CLASSES`]' patterns (their top-level alternatives) some needle of
+/// whose every match is that one. A line matches the lexicon exactly when
+/// one of the branches filed under a needle it holds matches it, since every
+/// branch is filed under each needle one of which its every match holds
+/// ([`needles_in`]). Why: matched whole, the lexicon's lazy DFA built
+/// states for every combination of half-matched names a line of code
+/// brought, afresh in every process (a tenth of lxml's scan); a needle's
+/// few branches make a small DFA with few states.
+struct SplitLexicon {
+    /// For each needle, its group in `groups`.
+    group_of: Vec<usize>,
+    /// Each distinct set of branches, as one pattern, compiled on first
+    /// use: most lines hold few needles, and a process compiles only those
+    /// its input has.
+    groups: Vec<(String, OnceLock<regex::bytes::Regex>)>,
+}
+
+impl SplitLexicon {
+    fn new() -> SplitLexicon {
+        let mut filed: Vec<Vec<String>> = vec![Vec::new(); NEEDLES.len()];
+        for (name, pattern) in CLASSES {
+            for branch in lexicon_branches(pattern) {
+                // Printed, a branch parses back to itself (a unit test
+                // checks it), so its regex is the branch as the set has it.
+                let text = branch.to_string();
+                // A branch with no needle in every match would have to be
+                // tried on every line; the unit test proves there is none,
+                // and filing it under every needle keeps the split sound
+                // if one is ever added.
+                let under = needles_in(&branch).unwrap_or_else(|| (0..NEEDLES.len()).collect());
+                debug_assert!(!under.is_empty(), "{name}: a branch with no needle");
+                for n in under {
+                    filed[n].push(text.clone());
+                }
+            }
+        }
+        let mut group_of = Vec::with_capacity(NEEDLES.len());
+        let mut groups: Vec<(String, OnceLock<regex::bytes::Regex>)> = Vec::new();
+        for branches in filed {
+            let pattern = branches.join("|");
+            let g = match groups.iter().position(|(p, _)| *p == pattern) {
+                Some(g) => g,
+                None => {
+                    groups.push((pattern, OnceLock::new()));
+                    groups.len() - 1
+                }
+            };
+            group_of.push(g);
+        }
+        SplitLexicon { group_of, groups }
+    }
+
+    fn is_match(&self, line: &[u8]) -> bool {
+        let ac = needles();
+        if !ac.is_match(line) {
+            return false;
+        }
+        // Each group at most once: a line of `os.system(os.popen(…))`
+        // holds the same needles many times.
+        let mut tried = [0u64; 4];
+        for m in ac.find_overlapping_iter(line) {
+            let g = self.group_of[m.pattern().as_usize()];
+            if g < 256 {
+                if tried[g / 64] & (1 << (g % 64)) != 0 {
+                    continue;
+                }
+                tried[g / 64] |= 1 << (g % 64);
+            }
+            if self.group(g).is_some_and(|r| r.is_match(line)) {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn group(&self, g: usize) -> Option<&regex::bytes::Regex> {
+        let (pattern, regex) = &self.groups[g];
+        if pattern.is_empty() {
+            // A needle no branch is filed under (each branch is filed
+            // under the needles of its first part that has some).
+            return None;
+        }
+        Some(regex.get_or_init(|| {
+            // As the whole set was built: ASCII classes and word
+            // boundaries (see `lexicon`).
+            regex::bytes::RegexBuilder::new(pattern)
+                .unicode(false)
+                .build()
+                .expect("a lexicon branch compiles")
+        }))
+    }
+}
+
+fn split_lexicon() -> &'static SplitLexicon {
+    static SPLIT: OnceLock<SplitLexicon> = OnceLock::new();
+    SPLIT.get_or_init(SplitLexicon::new)
+}
+
+/// The top-level alternatives of one of [`CLASSES`]' patterns, parsed as
+/// [`lexicon`] parses it (ASCII classes and word boundaries, bytes).
+fn lexicon_branches(pattern: &str) -> Vec<regex_syntax::hir::Hir> {
+    let hir = regex_syntax::ParserBuilder::new()
+        .unicode(false)
+        .utf8(false)
+        .build()
+        .parse(pattern)
+        .expect("capability lexicon parses");
+    match hir.kind() {
+        regex_syntax::hir::HirKind::Alternation(branches) => branches.to_vec(),
+        _ => vec![hir],
+    }
+}
+
+/// Indices of [`NEEDLES`] one of which every match of `hir` holds, if the
+/// pattern's structure shows some: a run of adjacent literal parts (small
+/// alternations of literals expanded) each of whose texts holds one, a
+/// concatenation with such a part, an alternation whose every branch has
+/// some, a repetition of at least once of one. Classes, assertions and
+/// optional parts hold none, so the answer errs only towards `None`.
+fn needles_in(hir: &regex_syntax::hir::Hir) -> Option<Vec<usize>> {
+    use regex_syntax::hir::HirKind;
+    /// The needles in each text, if each holds one.
+    fn held(texts: &[Vec<u8>]) -> Option<Vec<usize>> {
+        let mut all = Vec::new();
+        for t in texts {
+            let mut any = false;
+            for (i, n) in NEEDLES.iter().enumerate() {
+                if t.windows(n.len()).any(|w| w == n.as_bytes()) {
+                    any = true;
+                    all.push(i);
+                }
+            }
+            if !any {
+                return None;
+            }
+        }
+        all.sort_unstable();
+        all.dedup();
+        Some(all)
+    }
+    if let Some(texts) = literal_texts(hir) {
+        return held(&texts);
+    }
+    match hir.kind() {
+        HirKind::Concat(parts) => {
+            let mut run = vec![Vec::new()];
+            for part in parts {
+                match literal_texts(part).and_then(|next| cross(&run, &next)) {
+                    Some(longer) => {
+                        run = longer;
+                        if let Some(found) = held(&run) {
+                            return Some(found);
+                        }
+                    }
+                    None => {
+                        run = vec![Vec::new()];
+                        if let Some(found) = needles_in(part) {
+                            return Some(found);
+                        }
+                    }
+                }
+            }
+            None
+        }
+        HirKind::Alternation(branches) => {
+            let mut all = Vec::new();
+            for b in branches {
+                all.extend(needles_in(b)?);
+            }
+            all.sort_unstable();
+            all.dedup();
+            Some(all)
+        }
+        HirKind::Capture(c) => needles_in(&c.sub),
+        HirKind::Repetition(r) if r.min >= 1 => needles_in(&r.sub),
+        _ => None,
+    }
+}
+
+/// Every text `hir` matches, if it matches only a few literal texts.
+fn literal_texts(hir: &regex_syntax::hir::Hir) -> Option<Vec<Vec<u8>>> {
+    use regex_syntax::hir::HirKind;
+    match hir.kind() {
+        HirKind::Literal(lit) => Some(vec![lit.0.to_vec()]),
+        HirKind::Capture(c) => literal_texts(&c.sub),
+        HirKind::Alternation(bs) => {
+            let mut all = Vec::new();
+            for b in bs {
+                all.extend(literal_texts(b)?);
+            }
+            Some(all)
+        }
+        HirKind::Concat(parts) => {
+            let mut texts = vec![Vec::new()];
+            for p in parts {
+                let next = literal_texts(p)?;
+                texts = cross(&texts, &next)?;
+            }
+            Some(texts)
+        }
+        _ => None,
+    }
+}
+
+/// Every text of `a` followed by every text of `b`, if not too many.
+fn cross(a: &[Vec<u8>], b: &[Vec<u8>]) -> Option<Vec<Vec<u8>>> {
+    (a.len() * b.len() <= 256).then(|| {
+        a.iter()
+            .flat_map(|x| b.iter().map(move |y| [x.as_slice(), y].concat()))
+            .collect()
+    })
+}
+
+#[cfg(test)]
 fn lexicon() -> &'static RegexSet {
     static SET: OnceLock<RegexSet> = OnceLock::new();
     SET.get_or_init(|| {
@@ -821,103 +1038,18 @@ mod tests {
         );
     }
 
-    /// The texts a node can match when it is made of literals only (small
-    /// alternations of them included), or `None`.
-    fn literal_texts(hir: &regex_syntax::hir::Hir) -> Option<Vec<Vec<u8>>> {
-        use regex_syntax::hir::HirKind;
-        match hir.kind() {
-            HirKind::Literal(lit) => Some(vec![lit.0.to_vec()]),
-            HirKind::Capture(c) => literal_texts(&c.sub),
-            HirKind::Alternation(bs) => {
-                let mut all = Vec::new();
-                for b in bs {
-                    all.extend(literal_texts(b)?);
-                }
-                Some(all)
-            }
-            HirKind::Concat(parts) => {
-                let mut texts = vec![Vec::new()];
-                for p in parts {
-                    let next = literal_texts(p)?;
-                    texts = cross(&texts, &next)?;
-                }
-                Some(texts)
-            }
-            _ => None,
-        }
-    }
-
-    /// Every text of `a` followed by every text of `b`, if not too many.
-    fn cross(a: &[Vec<u8>], b: &[Vec<u8>]) -> Option<Vec<Vec<u8>>> {
-        (a.len() * b.len() <= 256).then(|| {
-            a.iter()
-                .flat_map(|x| b.iter().map(move |y| [x.as_slice(), y].concat()))
-                .collect()
-        })
-    }
-
-    /// Whether every match of `hir` holds one of [`NEEDLES`]: a run of
-    /// adjacent literal parts (small alternations of literals expanded)
-    /// each of whose texts holds one, a concatenation with such a part, an
-    /// alternation whose every branch has one, a repetition of at least
-    /// once of one. Classes, assertions and optional parts hold none, so
-    /// the answer errs only towards "no".
-    fn requires_needle(hir: &regex_syntax::hir::Hir) -> bool {
-        use regex_syntax::hir::HirKind;
-        let holds = |t: &Vec<u8>| {
-            NEEDLES
-                .iter()
-                .any(|n| t.windows(n.len()).any(|w| w == n.as_bytes()))
-        };
-        if let Some(texts) = literal_texts(hir) {
-            return texts.iter().all(holds);
-        }
-        match hir.kind() {
-            HirKind::Concat(parts) => {
-                let mut run = vec![Vec::new()];
-                for part in parts {
-                    match literal_texts(part).and_then(|next| cross(&run, &next)) {
-                        Some(longer) => {
-                            run = longer;
-                            if run.iter().all(holds) {
-                                return true;
-                            }
-                        }
-                        None => {
-                            run = vec![Vec::new()];
-                            if requires_needle(part) {
-                                return true;
-                            }
-                        }
-                    }
-                }
-                false
-            }
-            HirKind::Alternation(branches) => branches.iter().all(requires_needle),
-            HirKind::Capture(c) => requires_needle(&c.sub),
-            HirKind::Repetition(r) => r.min >= 1 && requires_needle(&r.sub),
-            _ => false,
-        }
-    }
-
     /// The search for [`NEEDLES`] only skips lines the lexicon would not
-    /// match: parsed as the lexicon parses it, each class's pattern holds a
-    /// needle in every match.
+    /// match, and [`SplitLexicon`] tries every branch a line could match:
+    /// parsed as the lexicon parses it, each branch of each class's pattern
+    /// holds a needle in every match.
     #[test]
     fn every_capability_pattern_holds_a_needle() {
         for (name, pattern) in CLASSES {
-            let hir = regex_syntax::ParserBuilder::new()
-                .unicode(false)
-                .utf8(false)
-                .build()
-                .parse(pattern)
-                .unwrap();
-            let regex_syntax::hir::HirKind::Alternation(branches) = hir.kind() else {
-                panic!("{name}: not an alternation");
-            };
+            let branches = lexicon_branches(pattern);
+            assert!(branches.len() > 1, "{name}: not an alternation");
             let missing: Vec<String> = branches
                 .iter()
-                .filter(|b| !requires_needle(b))
+                .filter(|b| needles_in(b).is_none())
                 .map(|b| format!("{b:?}"))
                 .collect();
             assert!(
@@ -932,7 +1064,105 @@ mod tests {
             .build()
             .parse(r"\bbanana\s*\(")
             .unwrap();
-        assert!(!requires_needle(&hir));
+        assert_eq!(needles_in(&hir), None);
+        // And it names the needles a branch holds, not others.
+        // (No prefix common to the branches: the parser would lift it out
+        // of the alternation.)
+        let hir = lexicon_branches(r"from\s+os\s+import\b|\bsubprocess\b").remove(0);
+        let named: Vec<&str> = needles_in(&hir)
+            .unwrap()
+            .iter()
+            .map(|&i| NEEDLES[i])
+            .collect();
+        assert_eq!(named, ["from"]);
+    }
+
+    /// [`SplitLexicon`] compiles each branch from its printed form: that
+    /// form must parse back to the very branch the set compiles.
+    #[test]
+    fn printed_lexicon_branches_parse_back_to_themselves() {
+        let mut n = 0;
+        for (name, pattern) in CLASSES {
+            for branch in lexicon_branches(pattern) {
+                let again = regex_syntax::ParserBuilder::new()
+                    .unicode(false)
+                    .utf8(false)
+                    .build()
+                    .parse(&branch.to_string())
+                    .unwrap();
+                assert_eq!(again, branch, "{name}: {branch}");
+                n += 1;
+            }
+        }
+        assert!(n > 100, "{n} branches");
+    }
+
+    /// The split lexicon says what the whole set says, on every line of
+    /// this crate's sources and tests (which spell out what each pattern
+    /// is for) and on random lines made of needles and the pieces around
+    /// them in the patterns.
+    #[test]
+    fn the_split_lexicon_matches_what_the_whole_set_matches() {
+        let whole = |line: &[u8]| needles().is_match(line) && lexicon().is_match(line);
+        let split = split_lexicon();
+        let mut lines: Vec<Vec<u8>> = Vec::new();
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut dirs = vec![root.join("src"), root.join("tests"), root.join("policies")];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if let Ok(bytes) = std::fs::read(&path) {
+                    lines.extend(bytes.split(|&b| b == b'\n').map(<[u8]>::to_vec));
+                }
+            }
+        }
+        let (mut written, mut hits) = (0, 0);
+        for line in &lines {
+            let want = whole(line);
+            assert_eq!(
+                split.is_match(line),
+                want,
+                "{}",
+                String::from_utf8_lossy(line)
+            );
+            written += 1;
+            hits += usize::from(want);
+        }
+        assert!(
+            written > 10_000 && hits > 500,
+            "{written} lines, {hits} hits"
+        );
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(20);
+        let pieces = [
+            " ", "  ", ".", "(", ")", "'", "\"", ",", "=", "|", "-c", "/", "os", "nt", "as", "sh",
+            "import", "from", "require", "x", "\t", "$", "*", "[", "]", "_", ":", "env", "__",
+        ];
+        let mut hits = 0;
+        for _ in 0..20_000 {
+            let mut line = Vec::new();
+            for _ in 0..rng.random_range(1..14) {
+                if rng.random_bool(0.3) {
+                    line.extend_from_slice(NEEDLES[rng.random_range(0..NEEDLES.len())].as_bytes());
+                } else {
+                    line.extend_from_slice(pieces[rng.random_range(0..pieces.len())].as_bytes());
+                }
+            }
+            let want = whole(&line);
+            hits += usize::from(want);
+            assert_eq!(
+                split.is_match(&line),
+                want,
+                "{}",
+                String::from_utf8_lossy(&line)
+            );
+        }
+        assert!(
+            hits > 2_000 && hits < 18_000,
+            "random lines of both kinds: {hits}"
+        );
     }
 
     #[test]

@@ -48,7 +48,7 @@ const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
 #[inline]
-fn mix(x: u64) -> u64 {
+const fn mix(x: u64) -> u64 {
     // splitmix64 finaliser: spreads FNV's low-entropy high bits into the mask.
     let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -328,6 +328,32 @@ pub const CONCEPTS: &[(&str, &[&str])] = &[
 
 // Looked up once per word token, so not SipHash: the keys are already hashes
 // of trusted vocabulary, and flooding the table would only slow one slice.
+/// Bits of the word hashes of [`CONCEPTS`]' words, indexed by
+/// [`concept_bit`]: a word whose bit is clear is no concept's, and most
+/// words are none, so the table above is probed only for the few whose
+/// bit is set.
+fn concept_bits() -> &'static [u64; CONCEPT_BITS / 64] {
+    static BITS: OnceLock<[u64; CONCEPT_BITS / 64]> = OnceLock::new();
+    BITS.get_or_init(|| {
+        let mut bits = [0u64; CONCEPT_BITS / 64];
+        for h in concept_table().keys() {
+            let i = concept_bit(*h);
+            bits[i / 64] |= 1 << (i % 64);
+        }
+        bits
+    })
+}
+
+/// 32 Kbit (4 KiB, in L1 cache) for about 200 words: a word of no
+/// concept finds its bit set about once in 160.
+const CONCEPT_BITS: usize = 1 << 15;
+
+#[inline(always)]
+fn concept_bit(h: u64) -> usize {
+    // FNV's high bits, which depend on every byte of the word.
+    (h >> (64 - 15)) as usize
+}
+
 fn concept_table() -> &'static FxHashMap<u64, u32> {
     static TABLE: OnceLock<FxHashMap<u64, u32>> = OnceLock::new();
     TABLE.get_or_init(|| {
@@ -418,9 +444,24 @@ const SALT_SHAPE: u64 = 0x3;
 const SALT_CONCEPT: u64 = 0x4;
 const SALT_CONCEPT_BI: u64 = 0x5;
 
+/// A punctuation byte's token hash, and its unigram feature before the
+/// mask: punctuation is half the tokens of code, and a byte has only 256
+/// values, so its unigram's mix is done once here and not per token.
+static PUNCT: [(u64, u64); 256] = {
+    let mut t = [(0u64, 0u64); 256];
+    let mut b = 0;
+    while b < 256 {
+        let ph = (FNV_OFFSET ^ b as u64).wrapping_mul(FNV_PRIME) ^ 0xff00;
+        t[b] = (ph, mix(ph ^ SALT_UNI));
+        b += 1;
+    }
+    t
+};
+
 struct Tokenizer<'a> {
     cfg: &'a FeatureConfig,
     concepts: &'a FxHashMap<u64, u32>,
+    concept_bits: &'a [u64; CONCEPT_BITS / 64],
     mask: u64,
     prev: u64,
     prev_concept: u64,
@@ -453,6 +494,11 @@ impl Tokenizer<'_> {
             );
         }
         if self.cfg.concepts && len > 0 {
+            let bit = concept_bit(h);
+            if self.concept_bits[bit / 64] & (1 << (bit % 64)) == 0 {
+                self.prev = h;
+                return;
+            }
             if let Some(c) = self.concepts.get(&h) {
                 if let Some(st) = self.stats.as_deref_mut() {
                     st.hit(*c as usize);
@@ -466,6 +512,19 @@ impl Tokenizer<'_> {
             }
         }
         self.prev = h;
+    }
+
+    /// [`finish`](Self::finish) for a punctuation token: no shape, no
+    /// concept, its unigram from [`PUNCT`].
+    #[inline(always)]
+    fn punct<F: FnMut(u32)>(&mut self, b: u8, emit: &mut F) {
+        let (ph, uni) = PUNCT[b as usize];
+        let mask = self.mask;
+        emit((uni & mask) as u32);
+        if self.cfg.bigrams {
+            emit((mix(self.prev.rotate_left(17) ^ ph ^ SALT_BI) & mask) as u32);
+        }
+        self.prev = ph;
     }
 }
 
@@ -513,6 +572,7 @@ pub fn scan_features(
     let mut t = Tokenizer {
         cfg,
         concepts: concept_table(),
+        concept_bits: concept_bits(),
         mask: (1u64 << cfg.buckets_log2) - 1,
         prev: 0,
         prev_concept: u64::MAX,
@@ -545,8 +605,7 @@ pub fn scan_features(
         }
         if !b.is_ascii_whitespace() {
             // Punctuation is a token of its own ("|", "(", "=").
-            let ph = (FNV_OFFSET ^ b as u64).wrapping_mul(FNV_PRIME) ^ 0xff00;
-            t.finish(ph, 0, 0, 0, &mut emit);
+            t.punct(b, &mut emit);
         }
     }
     if len > 0 {
