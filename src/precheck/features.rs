@@ -447,7 +447,7 @@ const SALT_CONCEPT_BI: u64 = 0x5;
 /// A punctuation byte's token hash, and its unigram feature before the
 /// mask: punctuation is half the tokens of code, and a byte has only 256
 /// values, so its unigram's mix is done once here and not per token.
-static PUNCT: [(u64, u64); 256] = {
+static PUNCT_FEATURES: [(u64, u64); 256] = {
     let mut t = [(0u64, 0u64); 256];
     let mut b = 0;
     while b < 256 {
@@ -470,15 +470,9 @@ struct Tokenizer<'a> {
 
 impl Tokenizer<'_> {
     #[inline(always)]
-    fn finish<F: FnMut(u32)>(
-        &mut self,
-        h: u64,
-        len: usize,
-        digits: usize,
-        upper: usize,
-        emit: &mut F,
-    ) {
+    fn finish<F: FnMut(u32)>(&mut self, h: u64, word: &[u8], emit: &mut F) {
         let mask = self.mask;
+        let len = word.len();
         emit((mix(h ^ SALT_UNI) & mask) as u32);
         if self.cfg.bigrams {
             emit((mix(self.prev.rotate_left(17) ^ h ^ SALT_BI) & mask) as u32);
@@ -486,6 +480,10 @@ impl Tokenizer<'_> {
         if self.cfg.shapes && len >= 20 {
             // Long tokens: encoded blobs, keys, hashes. Class by length and
             // digit / upper-case share, not by content.
+            // Counted here, not per byte as the word is hashed: few
+            // tokens are this long.
+            let digits = word.iter().filter(|b| b.is_ascii_digit()).count();
+            let upper = word.iter().filter(|b| b.is_ascii_uppercase()).count();
             let len_class = (usize::BITS - len.leading_zeros()) as u64;
             let digit_class = (digits * 4 / len) as u64;
             let upper_class = (upper * 4 / len) as u64;
@@ -515,10 +513,10 @@ impl Tokenizer<'_> {
     }
 
     /// [`finish`](Self::finish) for a punctuation token: no shape, no
-    /// concept, its unigram from [`PUNCT`].
+    /// concept, its unigram from [`PUNCT_FEATURES`].
     #[inline(always)]
     fn punct<F: FnMut(u32)>(&mut self, b: u8, emit: &mut F) {
-        let (ph, uni) = PUNCT[b as usize];
+        let (ph, uni) = PUNCT_FEATURES[b as usize];
         let mask = self.mask;
         emit((uni & mask) as u32);
         if self.cfg.bigrams {
@@ -529,12 +527,12 @@ impl Tokenizer<'_> {
 }
 
 const WORD: u8 = 1;
-const DIGIT: u8 = 2;
-const UPPER: u8 = 4;
+/// Neither a word byte nor ASCII whitespace: a token of its own.
+const PUNCT: u8 = 2;
 
-/// Per byte: part of a word token (ASCII letters, digits, `_`, non-ASCII),
-/// and whether it is a digit or an upper-case letter. A table, not three
-/// range tests: this loop runs once per byte of every scan.
+/// Per byte: part of a word token (ASCII letters, digits, `_`, non-ASCII)
+/// or punctuation. A table, not range tests: this loop runs once per byte
+/// of every scan.
 static BYTE_CLASS: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut b = 0;
@@ -542,13 +540,20 @@ static BYTE_CLASS: [u8; 256] = {
         let c = b as u8;
         if c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80 {
             t[b] = WORD;
+        } else if !c.is_ascii_whitespace() {
+            t[b] = PUNCT;
         }
-        if c.is_ascii_digit() {
-            t[b] |= DIGIT;
-        }
-        if c.is_ascii_uppercase() {
-            t[b] |= UPPER;
-        }
+        b += 1;
+    }
+    t
+};
+
+/// Each byte lowercased (ASCII letters only), by table for the same reason.
+static LOWER: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = (b as u8).to_ascii_lowercase();
         b += 1;
     }
     t
@@ -580,36 +585,29 @@ pub fn scan_features(
     };
     let mut h = FNV_OFFSET;
     let mut len = 0usize;
-    let mut digits = 0usize;
-    let mut upper = 0usize;
-    for &b in text {
+    for (i, &b) in text.iter().enumerate() {
         let class = BYTE_CLASS[b as usize];
         if class & WORD != 0 {
-            h = (h ^ b.to_ascii_lowercase() as u64).wrapping_mul(FNV_PRIME);
+            h = (h ^ LOWER[b as usize] as u64).wrapping_mul(FNV_PRIME);
             len += 1;
-            digits += (class & DIGIT != 0) as usize;
-            upper += (class & UPPER != 0) as usize;
             continue;
         }
         if len > 0 {
-            t.finish(h, len, digits, upper, &mut emit);
+            t.finish(h, &text[i - len..i], &mut emit);
             h = FNV_OFFSET;
             len = 0;
-            digits = 0;
-            upper = 0;
         }
-        if b == b'\n' && track_lines {
+        if class & PUNCT != 0 {
+            // Punctuation is a token of its own ("|", "(", "=").
+            t.punct(b, &mut emit);
+        } else if b == b'\n' && track_lines {
             if let Some(st) = t.stats.as_deref_mut() {
                 st.end_line();
             }
         }
-        if !b.is_ascii_whitespace() {
-            // Punctuation is a token of its own ("|", "(", "=").
-            t.punct(b, &mut emit);
-        }
     }
     if len > 0 {
-        t.finish(h, len, digits, upper, &mut emit);
+        t.finish(h, &text[text.len() - len..], &mut emit);
     }
 }
 
