@@ -35,7 +35,24 @@
 //!   after `ctypes.CDLL`), past `subprocess` and Python's audit hooks;
 //! - running again later: systemd user units, XDG autostart, `rc.local`,
 //!   `/etc/init.d/`, LaunchAgents and LaunchDaemons, Windows' `Run` keys,
-//!   `schtasks`, the Startup folder, `crontab -`.
+//!   `schtasks`, the Startup folder, `crontab -`;
+//! - waiting for connections (a backdoor needs no outbound one): Python's
+//!   servers (`asyncio.start_server`, `socketserver`, `http.server`, the
+//!   `*Server(` constructors, `serve_forever`, a
+//!   `multiprocessing.connection` `Listener`, `logging.config.listen`, a
+//!   socket bound to every interface), Node's `createServer` and
+//!   WebSocket servers, Deno's and Bun's `listen` and `serve`;
+//! - writing files in a file that names where another installed package
+//!   lives (a path made of a module's `__file__`, `site.getsitepackages()`,
+//!   `sysconfig.get_paths()['purelib']`, `site-packages`,
+//!   `require.resolve`, `node_modules/`): planting code that runs later,
+//!   in another package or in every Python process (a `.pth` file).
+//!
+//! The last two (session 20) closed three of session 18's and 19's probes
+//! that the shipped models allowed in tomli (an `asyncio` server, a
+//! `multiprocessing` listener, an append to pip's `__init__.py`; veto 0.00024,
+//! 0.00042 and an empty view); over the 256 real packages of the design
+//! sets and their 40 upgrades they change no decision.
 //!
 //! This module only reads text: it never evaluates, imports or runs any of
 //! it.
@@ -57,6 +74,7 @@ const WHAT: &[(&str, &str)] = &[
         "reads a process's environment or memory through /proc",
     ),
     ("again", "makes a program run at login or boot"),
+    ("listens", "waits for connections from the network"),
 ];
 
 /// What [`c_library_shell`] finds.
@@ -64,6 +82,9 @@ const C_SHELL: &str = "runs a command through a C library it loads";
 
 /// What [`clipboard_swap`] finds.
 const CLIP_SWAP: &str = "reads and rewrites the clipboard";
+
+/// What [`other_package_write`] finds.
+const TAMPER: &str = "writes where another installed package lives";
 
 /// A pattern of this module (ASCII classes). A constant checked by unit
 /// tests: a failure to compile is a build defect.
@@ -138,6 +159,33 @@ fn clipboard_swap(code: &Code) -> Option<usize> {
     first_line(code, |text| write.is_match(text))
 }
 
+/// A file that writes files and names where another installed package
+/// lives (a path made of a module's `__file__`, `site.getsitepackages()`,
+/// `sysconfig.get_paths()['purelib']`, `site-packages`, `require.resolve`,
+/// `node_modules/`): what
+/// a payload does to plant itself in code that runs later, or in every
+/// Python process (a `.pth` file). tomli appending to pip's `__init__.py`
+/// was allowed (the veto read nothing of it: its view was empty). The line
+/// named is the first that names such a place.
+fn other_package_write(code: &Code) -> Option<usize> {
+    static WRITE: OnceLock<Regex> = OnceLock::new();
+    static PLACE: OnceLock<Regex> = OnceLock::new();
+    let write = WRITE.get_or_init(|| {
+        build(r#"\bopen\s*\([^\n]*,\s*(?:mode\s*=\s*)?[rbf]?['"][rbt]?[wax+]|\.write_(?:text|bytes)\s*\(|\bshutil\.(?:copy\w*|move)\s*\(|\bos\.(?:replace|rename)\s*\(|\b(?:write|append)File(?:Sync)?\s*\(|\bcreateWriteStream\s*\(|\bcopyFile(?:Sync)?\s*\(|\brename(?:Sync)?\s*\("#)
+    });
+    let place = PLACE.get_or_init(|| {
+        build(r"\b(?:dirname|abspath|realpath|Path|join|open)\s*\(\s*\w+\.__file__\b|\bget(?:user)?sitepackages\b|\bget_paths?\s*\([^\n]*\b(?:pure|plat)lib\b|\b(?:site|dist)-packages\b|\brequire\.resolve\s*\(|\bnode_modules/")
+    });
+    let writes = write.is_match(code.data) || code.folded().iter().any(|f| write.is_match(&f.text));
+    if !writes {
+        return None;
+    }
+    // `os.path.dirname(__file__)` is the file's own place: only a
+    // module's `__file__` made into a path (`dirname(pip.__file__)`) is
+    // another's.
+    first_line(code, |text| place.is_match(text))
+}
+
 /// One pattern, a named group per entry of [`WHAT`]. A constant checked by
 /// unit tests: a failure to compile is a build defect, not an input error.
 fn pattern() -> &'static Regex {
@@ -149,6 +197,9 @@ fn pattern() -> &'static Regex {
             r#"|(?P<secrets>\bbrowser_cookie3?\b|Login Data|Local State|\bLocal Storage\b|\bCryptUnprotectData\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|\bwallet\.dat\b|\.bash_history\b|\.git-credentials\b)"#,
             r#"|(?P<procs>/proc/.*/(?:environ|mem)\b)"#,
             r#"|(?P<again>systemd/user\b|\.config/autostart\b|\brc\.local\b|/etc/init\.d/|\bLaunch(?:Agents|Daemons)\b|CurrentVersion\\+Run(?:Once)?\b|\bschtasks\b|Start Menu\\+Programs\\+Startup|\bcrontab\s+-)"#,
+            // Servers: Python's, by module or constructor, a socket bound
+            // to every interface; Node's, Deno's and Bun's.
+            r#"|(?P<listens>\bstart_(?:unix_)?server\s*\(|\bsocketserver\b|\bhttp\.server\b|\b(?:Threading|Forking)?(?:HTTP|TCP|UDP|Unix(?:Stream|Datagram)|SimpleXMLRPC|DocXMLRPC)Server\s*\(|\bserve_forever\b|\bmultiprocessing\.connection\.Listener\b|\bfrom\s+multiprocessing\.connection\s+import\b[^\n]*\bListener\b|\blogging\.config\.listen\b|\.bind\s*\(\s*\(\s*['"](?:0\.0\.0\.0|::)?['"]|\bcreateServer\s*\(|\bWebSocketServer\b|\bWebSocket\.Server\b|\b(?:Deno|Bun)\.(?:listen|serve)\b)"#,
         ))
     })
 }
@@ -229,7 +280,8 @@ pub fn first_spying_line_in(code: &Code) -> Option<(usize, &'static str)> {
     let named = folded.or(written);
     let shell = c_library_shell(code).map(|n| (n, C_SHELL));
     let clip = clipboard_swap(code).map(|n| (n, CLIP_SWAP));
-    [named, shell, clip].into_iter().flatten().min()
+    let tamper = other_package_write(code).map(|n| (n, TAMPER));
+    [named, shell, clip, tamper].into_iter().flatten().min()
 }
 
 #[cfg(test)]
@@ -307,6 +359,50 @@ mod tests {
                 "b = __import__('browser_' 'cookie3')",
                 "reads browser, wallet or shell secrets",
             ),
+            (
+                "await asyncio.start_server(h, '0.0.0.0', 8731)",
+                "waits for connections from the network",
+            ),
+            (
+                "L = multiprocessing.connection.Listener(('', 8731))",
+                "waits for connections from the network",
+            ),
+            (
+                "from multiprocessing.connection import Client, Listener",
+                "waits for connections from the network",
+            ),
+            (
+                "s.bind(('0.0.0.0', 4444)); s.listen(1)",
+                "waits for connections from the network",
+            ),
+            (
+                "httpd = HTTPServer(('', 8000), H)",
+                "waits for connections from the network",
+            ),
+            (
+                "const srv = net.createServer(onConn);",
+                "waits for connections from the network",
+            ),
+            (
+                "const wss = new WebSocketServer({ port: 8080 });",
+                "waits for connections from the network",
+            ),
+            (
+                "t = os.path.join(os.path.dirname(pip.__file__), '__init__.py'); open(t, 'a').write(P)",
+                TAMPER,
+            ),
+            (
+                "d = site.getsitepackages()[0]; open(d + '/x.pth', 'w').write(line)",
+                TAMPER,
+            ),
+            (
+                "p = sysconfig.get_paths()['purelib']; shutil.copy(src, p)",
+                TAMPER,
+            ),
+            (
+                "fs.writeFileSync(require.resolve('lodash'), code)",
+                TAMPER,
+            ),
         ] {
             assert_eq!(at("pkg/mod.py", code), Some((1, what)), "{code:?}");
         }
@@ -358,6 +454,18 @@ mod tests {
             "pyperclip.copy(text)",
             "t = pyperclip.paste()",
             "mem = open('/proc/meminfo').read()",
+            // A pipe's connection type, not a listener (rsa).
+            "from multiprocessing.connection import Connection",
+            "s.bind(('127.0.0.1', 0))",
+            "server = make_server_config(args)",
+            // Its own place (`__file__` bare), and a module's file only
+            // read (charset_normalizer's `--version`).
+            "here = os.path.dirname(__file__); open(os.path.join(here, 'cache'), 'w')",
+            "speed = 'OFF' if md.__file__.endswith('.py') else 'ON'; open(out, 'wb')",
+            // Install schemes named, nothing written (wheel).
+            "for key in ('purelib', 'platlib'): setattr(install, 'install_' + key, d)",
+            // A place named, nothing written.
+            "print(site.getsitepackages())",
         ] {
             assert_eq!(at("pkg/mod.py", code), None, "{code:?}");
         }

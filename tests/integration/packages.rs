@@ -1920,10 +1920,26 @@ fn code_that_spies_on_the_user_is_not_allowed_on_scores_alone() {
         ioHook.on('keydown', (e) => log.push(e.rawcode));\n";
     let shot = "const screenshot = require('screenshot-desktop');\n\
         screenshot().then((img) => keep(img));\n";
+    // A shell that waits for commands, and a payload planted in another
+    // installed package (session 20: the Python forms of both were allowed
+    // in tomli with the shipped models).
+    let listens = "require('net').createServer((s) => s.on('data', (d) => run(d))).listen(8731);\n";
+    let plants = "const t = require.resolve('lodash');\n\
+        require('fs').appendFileSync(t, PAYLOAD);\n";
     let line = index.split(|&b| b == b'\n').count() + 1;
     for (name, payload, what) in [
         ("keys.tgz", keys, "reads keystrokes"),
         ("shot.tgz", shot, "captures the screen"),
+        (
+            "listens.tgz",
+            listens,
+            "waits for connections from the network",
+        ),
+        (
+            "plants.tgz",
+            plants,
+            "writes where another installed package lives",
+        ),
     ] {
         let mut patched = index.clone();
         patched.extend_from_slice(format!("\n{payload}").as_bytes());
