@@ -37,8 +37,8 @@
 //!   `/etc/init.d/`, LaunchAgents and LaunchDaemons, Windows' `Run` keys,
 //!   `schtasks`, the Startup folder, `crontab -`;
 //! - waiting for connections (a backdoor needs no outbound one): Python's
-//!   servers (`asyncio.start_server`, `socketserver`, `http.server`, the
-//!   `*Server(` constructors, `serve_forever`, a
+//!   servers (`asyncio.start_server`, the `*Server(` constructors of
+//!   `socketserver` and `http.server`, `-m http.server`, `serve_forever`, a
 //!   `multiprocessing.connection` `Listener`, `logging.config.listen`, a
 //!   socket bound to every interface), Node's `createServer` and
 //!   WebSocket servers, Deno's and Bun's `listen` and `serve`;
@@ -197,9 +197,11 @@ fn pattern() -> &'static Regex {
             r#"|(?P<secrets>\bbrowser_cookie3?\b|Login Data|Local State|\bLocal Storage\b|\bCryptUnprotectData\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|\bwallet\.dat\b|\.bash_history\b|\.git-credentials\b)"#,
             r#"|(?P<procs>/proc/.*/(?:environ|mem)\b)"#,
             r#"|(?P<again>systemd/user\b|\.config/autostart\b|\brc\.local\b|/etc/init\.d/|\bLaunch(?:Agents|Daemons)\b|CurrentVersion\\+Run(?:Once)?\b|\bschtasks\b|Start Menu\\+Programs\\+Startup|\bcrontab\s+-)"#,
-            // Servers: Python's, by module or constructor, a socket bound
-            // to every interface; Node's, Deno's and Bun's.
-            r#"|(?P<listens>\bstart_(?:unix_)?server\s*\(|\bsocketserver\b|\bhttp\.server\b|\b(?:Threading|Forking)?(?:HTTP|TCP|UDP|Unix(?:Stream|Datagram)|SimpleXMLRPC|DocXMLRPC)Server\s*\(|\bserve_forever\b|\bmultiprocessing\.connection\.Listener\b|\bfrom\s+multiprocessing\.connection\s+import\b[^\n]*\bListener\b|\blogging\.config\.listen\b|\.bind\s*\(\s*\(\s*['"](?:0\.0\.0\.0|::)?['"]|\bcreateServer\s*\(|\bWebSocketServer\b|\bWebSocket\.Server\b|\b(?:Deno|Bun)\.(?:listen|serve)\b)"#,
+            // Servers: Python's, by constructor or call (not by module
+            // name: six maps `"http.server"` for Python 2), `python -m
+            // http.server`, a socket bound to every interface; Node's,
+            // Deno's and Bun's.
+            r#"|(?P<listens>\bstart_(?:unix_)?server\s*\(|-m['",\s]+http\.server\b|\b(?:Threading|Forking)?(?:HTTP|TCP|UDP|Unix(?:Stream|Datagram)|SimpleXMLRPC|DocXMLRPC)Server\s*\(|\bserve_forever\b|\bmultiprocessing\.connection\.Listener\b|\bfrom\s+multiprocessing\.connection\s+import\b[^\n]*\bListener\b|\blogging\.config\.listen\b|\.bind\s*\(\s*\(\s*['"](?:0\.0\.0\.0|::)?['"]|\bcreateServer\s*\(|\bWebSocketServer\b|\bWebSocket\.Server\b|\b(?:Deno|Bun)\.(?:listen|serve)\b)"#,
         ))
     })
 }
@@ -380,6 +382,10 @@ mod tests {
                 "waits for connections from the network",
             ),
             (
+                "subprocess.Popen([sys.executable, '-m', 'http.server', '8000'])",
+                "waits for connections from the network",
+            ),
+            (
                 "const srv = net.createServer(onConn);",
                 "waits for connections from the network",
             ),
@@ -454,6 +460,9 @@ mod tests {
             "pyperclip.copy(text)",
             "t = pyperclip.paste()",
             "mem = open('/proc/meminfo').read()",
+            // Module names mapped, nothing served (six).
+            r#"MovedModule("SimpleHTTPServer", "SimpleHTTPServer", "http.server"),"#,
+            r#"MovedModule("socketserver", "SocketServer"),"#,
             // A pipe's connection type, not a listener (rsa).
             "from multiprocessing.connection import Connection",
             "s.bind(('127.0.0.1', 0))",
