@@ -113,6 +113,21 @@ fn first_line(code: &Code, counts: impl Fn(&[u8]) -> bool) -> Option<usize> {
     }
 }
 
+/// For the checks on two things in one file: the first line [`first_line`]
+/// finds `named` on, if the file holds `present` anywhere, as written or
+/// folded.
+fn first_line_where(code: &Code, present: &Regex, named: &Regex) -> Option<usize> {
+    let holds =
+        |re: &Regex| re.is_match(code.data) || code.folded().iter().any(|f| re.is_match(&f.text));
+    // Both searched over the whole file first (a line's match is one in
+    // the file: no pattern here anchors to a line's ends); the file is read
+    // line by line only when both are there.
+    if !holds(present) || !holds(named) {
+        return None;
+    }
+    first_line(code, |text| named.is_match(text))
+}
+
 /// A file that loads a C library (`ctypes.CDLL`, `cdll.LoadLibrary`,
 /// `dlopen`) and calls a process function on something other than `os` or
 /// `platform` (`libc.system(cmd)`, `CDLL(None).popen(…)`): a command run
@@ -152,11 +167,7 @@ fn clipboard_swap(code: &Code) -> Option<usize> {
     let write = WRITE.get_or_init(|| {
         build(r"\bpyperclip\.copy\b|\bclipboard_append\b|\bSetClipboardData\b|\bclipboard\.writeText\b|\bclipboardy\.write|\bpbcopy\b|\bSet-Clipboard\b|\bfrom\s+pyperclip\s+import\b[^\n]*\bcopy\b")
     });
-    let reads = read.is_match(code.data) || code.folded().iter().any(|f| read.is_match(&f.text));
-    if !reads {
-        return None;
-    }
-    first_line(code, |text| write.is_match(text))
+    first_line_where(code, read, write)
 }
 
 /// A file that writes files and names where another installed package
@@ -176,14 +187,10 @@ fn other_package_write(code: &Code) -> Option<usize> {
     let place = PLACE.get_or_init(|| {
         build(r"\b(?:dirname|abspath|realpath|Path|join|open)\s*\(\s*\w+\.__file__\b|\bget(?:user)?sitepackages\b|\bget_paths?\s*\([^\n]*\b(?:pure|plat)lib\b|\b(?:site|dist)-packages\b|\brequire\.resolve\s*\(|\bnode_modules/")
     });
-    let writes = write.is_match(code.data) || code.folded().iter().any(|f| write.is_match(&f.text));
-    if !writes {
-        return None;
-    }
     // `os.path.dirname(__file__)` is the file's own place: only a
     // module's `__file__` made into a path (`dirname(pip.__file__)`) is
     // another's.
-    first_line(code, |text| place.is_match(text))
+    first_line_where(code, write, place)
 }
 
 /// One pattern, a named group per entry of [`WHAT`]. A constant checked by

@@ -550,16 +550,15 @@ impl SplitLexicon {
             return false;
         }
         // Each group at most once: a line of `os.system(os.popen(…))`
-        // holds the same needles many times.
-        let mut tried = [0u64; 4];
+        // holds the same needles many times. There are at most as many
+        // groups as needles.
+        let mut tried = [0u64; NEEDLES.len().div_ceil(64)];
         for m in ac.find_overlapping_iter(line) {
             let g = self.group_of[m.pattern().as_usize()];
-            if g < 256 {
-                if tried[g / 64] & (1 << (g % 64)) != 0 {
-                    continue;
-                }
-                tried[g / 64] |= 1 << (g % 64);
+            if tried[g / 64] & (1 << (g % 64)) != 0 {
+                continue;
             }
+            tried[g / 64] |= 1 << (g % 64);
             if self.group(g).is_some_and(|r| r.is_match(line)) {
                 return true;
             }
@@ -575,8 +574,13 @@ impl SplitLexicon {
             return None;
         }
         Some(regex.get_or_init(|| {
-            // As the whole set was built: ASCII classes and word
-            // boundaries (see `lexicon`).
+            // ASCII classes and word boundaries, as the branches were
+            // parsed: with Unicode ones the regex engine's lazy DFA gives
+            // up on any line holding a non-ASCII byte and falls back to a
+            // far slower engine (rich's sdist took 0.3 s to digest); the
+            // lexicon's names are ASCII anyway. The patterns are constants
+            // checked by unit tests: a failure here is a build defect, not
+            // an input error.
             regex::bytes::RegexBuilder::new(pattern)
                 .unicode(false)
                 .build()
@@ -591,7 +595,8 @@ fn split_lexicon() -> &'static SplitLexicon {
 }
 
 /// The top-level alternatives of one of [`CLASSES`]' patterns, parsed as
-/// [`lexicon`] parses it (ASCII classes and word boundaries, bytes).
+/// the regex crate parses it for bytes with Unicode off (ASCII classes and
+/// word boundaries).
 fn lexicon_branches(pattern: &str) -> Vec<regex_syntax::hir::Hir> {
     let hir = regex_syntax::ParserBuilder::new()
         .unicode(false)
@@ -705,16 +710,12 @@ fn cross(a: &[Vec<u8>], b: &[Vec<u8>]) -> Option<Vec<Vec<u8>>> {
     })
 }
 
+/// The whole lexicon as one set, as scans matched it before
+/// [`SplitLexicon`]: what tests hold the split to.
 #[cfg(test)]
 fn lexicon() -> &'static RegexSet {
     static SET: OnceLock<RegexSet> = OnceLock::new();
     SET.get_or_init(|| {
-        // ASCII classes and word boundaries: with Unicode ones the regex
-        // engine's lazy DFA gives up on any line holding a non-ASCII byte
-        // and falls back to a far slower engine (rich's sdist took 0.3 s
-        // to digest); the lexicon's names are ASCII anyway. The patterns
-        // are constants checked by a unit test: a failure here is a build
-        // defect, not an input error.
         regex::bytes::RegexSetBuilder::new(CLASSES.iter().map(|c| c.1))
             .unicode(false)
             .build()

@@ -491,12 +491,9 @@ impl Tokenizer<'_> {
                 (mix((len_class << 8 | digit_class << 4 | upper_class) ^ SALT_SHAPE) & mask) as u32,
             );
         }
-        if self.cfg.concepts && len > 0 {
-            let bit = concept_bit(h);
-            if self.concept_bits[bit / 64] & (1 << (bit % 64)) == 0 {
-                self.prev = h;
-                return;
-            }
+        let bit = concept_bit(h);
+        let may_be_concept = self.concept_bits[bit / 64] & (1 << (bit % 64)) != 0;
+        if self.cfg.concepts && len > 0 && may_be_concept {
             if let Some(c) = self.concepts.get(&h) {
                 if let Some(st) = self.stats.as_deref_mut() {
                     st.hit(*c as usize);
