@@ -503,19 +503,98 @@ fn capability(line: &[u8]) -> Hit {
 struct SplitLexicon {
     /// For each needle, its group in `groups`.
     group_of: Vec<usize>,
-    /// Each distinct set of branches, as one pattern, compiled on first
-    /// use: most lines hold few needles, and a process compiles only those
-    /// its input has.
-    groups: Vec<(String, OnceLock<regex::bytes::Regex>)>,
+    /// Each distinct set of branches, compiled on first use: most lines
+    /// hold few needles, and a process compiles only those its input has.
+    groups: Vec<Group>,
+}
+
+/// One distinct set of the lexicon's branches.
+struct Group {
+    /// The branches printed and joined by `|` (what tells groups apart).
+    pattern: String,
+    /// The branches as parsed, compiled from without parsing them again.
+    branches: Vec<regex_syntax::hir::Hir>,
+    /// A forward lazy DFA over the branches, built on first use.
+    dfa: OnceLock<regex_automata::hybrid::dfa::DFA>,
+    /// The same branches as a regex, for lines longer than
+    /// [`Group::DFA_LINE_MAX`] and for any line the lazy DFA gives up on
+    /// (its default settings never do): built on first such line.
+    regex: OnceLock<regex::bytes::Regex>,
+}
+
+thread_local! {
+    /// Each thread's search caches for the groups' lazy DFAs, by group.
+    static GROUP_CACHES: std::cell::RefCell<Vec<Option<regex_automata::hybrid::dfa::Cache>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Group {
+    /// Lines up to this long are searched by the lazy DFA alone; longer
+    /// ones by the regex, whose prefilter skips to where a branch may
+    /// start. With the DFA alone, the long lines of lxml's generated C
+    /// (hundreds of KB) made its scan 7 % slower; at 1,024 bytes it is as
+    /// before and small packages keep the gain (`perf stat`, limits 0 to
+    /// 256 and 1,024 tried).
+    const DFA_LINE_MAX: usize = 1024;
+
+    /// Whether any of the group's branches matches somewhere in `line`.
+    ///
+    /// Why a bare forward lazy DFA and not a `Regex`: whether a short line
+    /// matches needs no match bounds, captures, reverse search or
+    /// prefilter (the line holds one of the needles already), and building
+    /// those for each group a scan meets, in every process, was a fifth of
+    /// a small package's scan (typing_extensions: 29 groups, 4.5 ms).
+    fn is_match(&self, g: usize, line: &[u8]) -> bool {
+        if line.len() <= Self::DFA_LINE_MAX {
+            if let Some(found) = self.dfa_match(g, line) {
+                return found;
+            }
+        }
+        self.regex().is_match(line)
+    }
+
+    /// [`is_match`](Self::is_match) by the lazy DFA alone (this thread's
+    /// cache for group `g`); `None` if it gave up.
+    fn dfa_match(&self, g: usize, line: &[u8]) -> Option<bool> {
+        let dfa = self.dfa.get_or_init(|| {
+            use regex_automata::nfa::thompson;
+            let hir = regex_syntax::hir::Hir::alternation(self.branches.clone());
+            let nfa = thompson::Compiler::new()
+                .configure(thompson::Config::new().which_captures(thompson::WhichCaptures::None))
+                .build_from_hir(&hir)
+                .expect("a lexicon group compiles");
+            regex_automata::hybrid::dfa::Builder::new()
+                .build_from_nfa(nfa)
+                .expect("a lexicon group's lazy DFA builds")
+        });
+        let input = regex_automata::Input::new(line).earliest(true);
+        GROUP_CACHES.with(|caches| {
+            let mut caches = caches.borrow_mut();
+            if caches.len() <= g {
+                caches.resize_with(g + 1, || None);
+            }
+            let cache = caches[g].get_or_insert_with(|| dfa.create_cache());
+            dfa.try_search_fwd(cache, &input).ok().map(|m| m.is_some())
+        })
+    }
+
+    fn regex(&self) -> &regex::bytes::Regex {
+        self.regex.get_or_init(|| {
+            regex::bytes::RegexBuilder::new(&self.pattern)
+                .unicode(false)
+                .build()
+                .expect("a lexicon group compiles")
+        })
+    }
 }
 
 impl SplitLexicon {
     fn new() -> SplitLexicon {
-        let mut filed: Vec<Vec<String>> = vec![Vec::new(); NEEDLES.len()];
+        let mut filed: Vec<Vec<(String, regex_syntax::hir::Hir)>> = vec![Vec::new(); NEEDLES.len()];
         for (name, pattern) in CLASSES {
             for branch in lexicon_branches(pattern) {
                 // Printed, a branch parses back to itself (a unit test
-                // checks it), so its regex is the branch as the set has it.
+                // checks it): the text names the branch as the set has it.
                 let text = branch.to_string();
                 // A branch with no needle in every match would have to be
                 // tried on every line; the unit test proves there is none,
@@ -524,18 +603,27 @@ impl SplitLexicon {
                 let under = needles_in(&branch).unwrap_or_else(|| (0..NEEDLES.len()).collect());
                 debug_assert!(!under.is_empty(), "{name}: a branch with no needle");
                 for n in under {
-                    filed[n].push(text.clone());
+                    filed[n].push((text.clone(), branch.clone()));
                 }
             }
         }
         let mut group_of = Vec::with_capacity(NEEDLES.len());
-        let mut groups: Vec<(String, OnceLock<regex::bytes::Regex>)> = Vec::new();
+        let mut groups: Vec<Group> = Vec::new();
         for branches in filed {
-            let pattern = branches.join("|");
-            let g = match groups.iter().position(|(p, _)| *p == pattern) {
+            let pattern = branches
+                .iter()
+                .map(|(t, _)| t.as_str())
+                .collect::<Vec<_>>()
+                .join("|");
+            let g = match groups.iter().position(|h| h.pattern == pattern) {
                 Some(g) => g,
                 None => {
-                    groups.push((pattern, OnceLock::new()));
+                    groups.push(Group {
+                        pattern,
+                        branches: branches.into_iter().map(|(_, b)| b).collect(),
+                        dfa: OnceLock::new(),
+                        regex: OnceLock::new(),
+                    });
                     groups.len() - 1
                 }
             };
@@ -559,33 +647,14 @@ impl SplitLexicon {
                 continue;
             }
             tried[g / 64] |= 1 << (g % 64);
-            if self.group(g).is_some_and(|r| r.is_match(line)) {
+            let group = &self.groups[g];
+            // A needle no branch is filed under (each branch is filed
+            // under the needles of its first part that has some).
+            if !group.branches.is_empty() && group.is_match(g, line) {
                 return true;
             }
         }
         false
-    }
-
-    fn group(&self, g: usize) -> Option<&regex::bytes::Regex> {
-        let (pattern, regex) = &self.groups[g];
-        if pattern.is_empty() {
-            // A needle no branch is filed under (each branch is filed
-            // under the needles of its first part that has some).
-            return None;
-        }
-        Some(regex.get_or_init(|| {
-            // ASCII classes and word boundaries, as the branches were
-            // parsed: with Unicode ones the regex engine's lazy DFA gives
-            // up on any line holding a non-ASCII byte and falls back to a
-            // far slower engine (rich's sdist took 0.3 s to digest); the
-            // lexicon's names are ASCII anyway. The patterns are constants
-            // checked by unit tests: a failure here is a build defect, not
-            // an input error.
-            regex::bytes::RegexBuilder::new(pattern)
-                .unicode(false)
-                .build()
-                .expect("a lexicon branch compiles")
-        }))
     }
 }
 
@@ -596,7 +665,10 @@ fn split_lexicon() -> &'static SplitLexicon {
 
 /// The top-level alternatives of one of [`CLASSES`]' patterns, parsed as
 /// the regex crate parses it for bytes with Unicode off (ASCII classes and
-/// word boundaries).
+/// word boundaries). Why ASCII: with Unicode word boundaries a lazy DFA
+/// gives up on any line holding a non-ASCII byte and a far slower engine
+/// takes over (rich's sdist took 0.3 s to digest); the lexicon's names are
+/// ASCII anyway.
 fn lexicon_branches(pattern: &str) -> Vec<regex_syntax::hir::Hir> {
     let hir = regex_syntax::ParserBuilder::new()
         .unicode(false)
@@ -1163,6 +1235,50 @@ mod tests {
         assert!(
             hits > 2_000 && hits < 18_000,
             "random lines of both kinds: {hits}"
+        );
+    }
+
+    #[test]
+    fn each_group_s_lazy_dfa_matches_what_its_regex_matches() {
+        let split = split_lexicon();
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut lines: Vec<Vec<u8>> = Vec::new();
+        let mut dirs = vec![root.join("src"), root.join("tests"), root.join("policies")];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if let Ok(bytes) = std::fs::read(&path) {
+                    lines.extend(bytes.split(|&b| b == b'\n').map(<[u8]>::to_vec));
+                }
+            }
+        }
+        // Long lines too, which scans give to the regex: the DFA must
+        // agree on them as well.
+        let long: Vec<Vec<u8>> = lines.chunks(40).map(|c| c.join(&b' ')).collect();
+        let (mut tried, mut hits) = (0, 0);
+        for line in lines.iter().chain(&long) {
+            for m in needles().find_overlapping_iter(line) {
+                let g = split.group_of[m.pattern().as_usize()];
+                let group = &split.groups[g];
+                if group.branches.is_empty() {
+                    continue;
+                }
+                let want = group.regex().is_match(line);
+                assert_eq!(
+                    group.dfa_match(g, line),
+                    Some(want),
+                    "group {g}: {}",
+                    String::from_utf8_lossy(line)
+                );
+                tried += 1;
+                hits += usize::from(want);
+            }
+        }
+        assert!(
+            tried > 5_000 && hits > 1_000,
+            "{tried} tried, {hits} matched"
         );
     }
 
