@@ -218,8 +218,8 @@ fn pattern() -> &'static Regex {
     })
 }
 
-/// [`pattern`]'s alternatives in three sets: a file matches one of them
-/// exactly when it matches [`pattern`]. Why: searched as one set, the
+/// [`pattern`]'s alternatives in three sets: a file (or a folded line)
+/// matches one of them exactly when it matches [`pattern`]. Why: searched as one set, the
 /// prefilter's many literals made it the slowest search of a scan (11 % of
 /// lxml's CPU, a third of that in three sets).
 fn whole_file_gates() -> &'static [Regex; 3] {
@@ -263,9 +263,11 @@ pub fn first_spying_line_in(code: &Code) -> Option<(usize, &'static str)> {
     if !is_read(code.path) {
         return None;
     }
-    let re = pattern();
+    let gated = |text: &[u8]| whole_file_gates().iter().any(|g| g.is_match(text));
+    // The pattern with its named groups, compiled only once a gate has
+    // matched: most processes never need it.
     let what = |text: &[u8]| {
-        let c = re.captures(text)?;
+        let c = pattern().captures(text)?;
         WHAT.iter()
             .find(|(g, _)| c.name(g).is_some())
             .map(|(_, w)| *w)
@@ -290,9 +292,7 @@ pub fn first_spying_line_in(code: &Code) -> Option<(usize, &'static str)> {
     };
     // Most files hold none of the words as written: one search over the
     // whole file spares reading it line by line.
-    let written = whole_file_gates()
-        .iter()
-        .any(|g| g.is_match(code.data))
+    let written = gated(code.data)
         .then(|| {
             code.data
                 .split(|&b| b == b'\n')
@@ -305,7 +305,7 @@ pub fn first_spying_line_in(code: &Code) -> Option<(usize, &'static str)> {
         .folded()
         .iter()
         .take_while(|f| written.map_or(true, |(w, _)| f.n < w))
-        .filter(|f| !comment(f.line))
+        .filter(|f| !comment(f.line) && gated(&f.text))
         .find_map(|f| what(&f.text).map(|w| (f.n, w)));
     let named = folded.or(written);
     let shell = c_library_shell(code).map(|n| (n, C_SHELL));

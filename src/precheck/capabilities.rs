@@ -503,6 +503,8 @@ fn capability(line: &[u8]) -> Hit {
 struct SplitLexicon {
     /// For each needle, its group in `groups`.
     group_of: Vec<usize>,
+    /// Every top-level alternative of every class's pattern, as parsed.
+    branches: Vec<regex_syntax::hir::Hir>,
     /// Each distinct set of branches, compiled on first use: most lines
     /// hold few needles, and a process compiles only those its input has.
     groups: Vec<Group>,
@@ -510,10 +512,9 @@ struct SplitLexicon {
 
 /// One distinct set of the lexicon's branches.
 struct Group {
-    /// The branches printed and joined by `|` (what tells groups apart).
-    pattern: String,
-    /// The branches as parsed, compiled from without parsing them again.
-    branches: Vec<regex_syntax::hir::Hir>,
+    /// Its branches, as indices into [`SplitLexicon`]'s, in the set's
+    /// order: compiled from as parsed, not parsed again.
+    branches: Vec<usize>,
     /// A forward lazy DFA over the branches, built on first use.
     dfa: OnceLock<regex_automata::hybrid::dfa::DFA>,
     /// The same branches as a regex, for lines longer than
@@ -544,21 +545,23 @@ impl Group {
     /// prefilter (the line holds one of the needles already), and building
     /// those for each group a scan meets, in every process, was a fifth of
     /// a small package's scan (typing_extensions: 29 groups, 4.5 ms).
-    fn is_match(&self, g: usize, line: &[u8]) -> bool {
+    fn is_match(&self, g: usize, all: &[regex_syntax::hir::Hir], line: &[u8]) -> bool {
         if line.len() <= Self::DFA_LINE_MAX {
-            if let Some(found) = self.dfa_match(g, line) {
+            if let Some(found) = self.dfa_match(g, all, line) {
                 return found;
             }
         }
-        self.regex().is_match(line)
+        self.regex(all).is_match(line)
     }
 
     /// [`is_match`](Self::is_match) by the lazy DFA alone (this thread's
     /// cache for group `g`); `None` if it gave up.
-    fn dfa_match(&self, g: usize, line: &[u8]) -> Option<bool> {
+    fn dfa_match(&self, g: usize, all: &[regex_syntax::hir::Hir], line: &[u8]) -> Option<bool> {
         let dfa = self.dfa.get_or_init(|| {
             use regex_automata::nfa::thompson;
-            let hir = regex_syntax::hir::Hir::alternation(self.branches.clone());
+            let hir = regex_syntax::hir::Hir::alternation(
+                self.branches.iter().map(|&b| all[b].clone()).collect(),
+            );
             let nfa = thompson::Compiler::new()
                 .configure(thompson::Config::new().which_captures(thompson::WhichCaptures::None))
                 .build_from_hir(&hir)
@@ -578,9 +581,12 @@ impl Group {
         })
     }
 
-    fn regex(&self) -> &regex::bytes::Regex {
+    fn regex(&self, all: &[regex_syntax::hir::Hir]) -> &regex::bytes::Regex {
         self.regex.get_or_init(|| {
-            regex::bytes::RegexBuilder::new(&self.pattern)
+            // Printed, a branch parses back to itself (a unit test checks
+            // it), so the regex is the branches as the set has them.
+            let pattern: Vec<String> = self.branches.iter().map(|&b| all[b].to_string()).collect();
+            regex::bytes::RegexBuilder::new(&pattern.join("|"))
                 .unicode(false)
                 .build()
                 .expect("a lexicon group compiles")
@@ -590,12 +596,10 @@ impl Group {
 
 impl SplitLexicon {
     fn new() -> SplitLexicon {
-        let mut filed: Vec<Vec<(String, regex_syntax::hir::Hir)>> = vec![Vec::new(); NEEDLES.len()];
+        let mut all = Vec::new();
+        let mut filed: Vec<Vec<usize>> = vec![Vec::new(); NEEDLES.len()];
         for (name, pattern) in CLASSES {
             for branch in lexicon_branches(pattern) {
-                // Printed, a branch parses back to itself (a unit test
-                // checks it): the text names the branch as the set has it.
-                let text = branch.to_string();
                 // A branch with no needle in every match would have to be
                 // tried on every line; the unit test proves there is none,
                 // and filing it under every needle keeps the split sound
@@ -603,24 +607,19 @@ impl SplitLexicon {
                 let under = needles_in(&branch).unwrap_or_else(|| (0..NEEDLES.len()).collect());
                 debug_assert!(!under.is_empty(), "{name}: a branch with no needle");
                 for n in under {
-                    filed[n].push((text.clone(), branch.clone()));
+                    filed[n].push(all.len());
                 }
+                all.push(branch);
             }
         }
         let mut group_of = Vec::with_capacity(NEEDLES.len());
         let mut groups: Vec<Group> = Vec::new();
         for branches in filed {
-            let pattern = branches
-                .iter()
-                .map(|(t, _)| t.as_str())
-                .collect::<Vec<_>>()
-                .join("|");
-            let g = match groups.iter().position(|h| h.pattern == pattern) {
+            let g = match groups.iter().position(|h| h.branches == branches) {
                 Some(g) => g,
                 None => {
                     groups.push(Group {
-                        pattern,
-                        branches: branches.into_iter().map(|(_, b)| b).collect(),
+                        branches,
                         dfa: OnceLock::new(),
                         regex: OnceLock::new(),
                     });
@@ -629,7 +628,11 @@ impl SplitLexicon {
             };
             group_of.push(g);
         }
-        SplitLexicon { group_of, groups }
+        SplitLexicon {
+            group_of,
+            branches: all,
+            groups,
+        }
     }
 
     fn is_match(&self, line: &[u8]) -> bool {
@@ -650,7 +653,7 @@ impl SplitLexicon {
             let group = &self.groups[g];
             // A needle no branch is filed under (each branch is filed
             // under the needles of its first part that has some).
-            if !group.branches.is_empty() && group.is_match(g, line) {
+            if !group.branches.is_empty() && group.is_match(g, &self.branches, line) {
                 return true;
             }
         }
@@ -1265,9 +1268,9 @@ mod tests {
                 if group.branches.is_empty() {
                     continue;
                 }
-                let want = group.regex().is_match(line);
+                let want = group.regex(&split.branches).is_match(line);
                 assert_eq!(
-                    group.dfa_match(g, line),
+                    group.dfa_match(g, &split.branches, line),
                     Some(want),
                     "group {g}: {}",
                     String::from_utf8_lossy(line)
