@@ -42,6 +42,10 @@
 //!   `multiprocessing.connection` `Listener`, `logging.config.listen`, a
 //!   socket bound to every interface), Node's `createServer` and
 //!   WebSocket servers, Deno's and Bun's `listen` and `serve`;
+//! - the whole environment made into text or a request's body
+//!   (`JSON.stringify(process.env)`, `json.dumps(dict(os.environ))`,
+//!   `str(os.environ)`, `json=dict(os.environ)`): every CI token and key
+//!   sent at once;
 //! - writing files in a file that names where another installed package
 //!   lives (a path made of a module's `__file__`, `site.getsitepackages()`,
 //!   `sysconfig.get_paths()['purelib']`, `site-packages`,
@@ -75,6 +79,7 @@ const WHAT: &[(&str, &str)] = &[
     ),
     ("again", "makes a program run at login or boot"),
     ("listens", "waits for connections from the network"),
+    ("environ", "serializes the whole environment"),
 ];
 
 /// What [`c_library_shell`] finds.
@@ -206,6 +211,12 @@ const SERVERS: &str = r#"\bstart_(?:unix_)?server\s*\(|\b(?:Threading|Forking)?(
 // `python -m http.server`, and a socket bound to every interface.
 const SERVER_ARGS: &str =
     r#"-m['",\s]+http\.server\b|\.bind\s*\(\s*\(\s*['"](?:0\.0\.0\.0|::)?['"]"#;
+// The whole environment made into text or a request's body, which is how
+// a stealer sends it (every CI token and key at once): `JSON.stringify(
+// process.env)`, `json.dumps(dict(os.environ))`, `str(os.environ)`,
+// `requests.post(u, json=dict(os.environ))`. A variable read from it, or a
+// copy given to a child process (`env=dict(os.environ)`), does not count.
+const ENVIRON: &str = r#"\b(?:JSON\.stringify|querystring\.stringify|qs\.stringify|URLSearchParams|util\.inspect)\(\s*(?:\{\s*\.\.\.\s*)?process\.env\s*\}?\s*[,)]|\b(?:json\.dumps|pickle\.dumps|marshal\.dumps|urlencode|str|repr)\(\s*(?:dict\(\s*|\{\s*\*\*\s*)?(?:os|posix|nt)\.environb?(?:\.copy\(\))?\s*\)?\s*\}?\s*[,)]|\b(?:json|data|params)\s*=\s*(?:dict\(\s*)?(?:os|posix|nt)\.environb?(?:\.copy\(\))?\s*\)?\s*[,)}]"#;
 
 /// One pattern, a named group per entry of [`WHAT`]. A constant checked by
 /// unit tests: a failure to compile is a build defect, not an input error.
@@ -213,22 +224,23 @@ fn pattern() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         build(&format!(
-            "(?P<keys>{KEYS})|(?P<screen>{SCREEN})|(?P<secrets>{SECRETS})|(?P<procs>{PROCS})|(?P<again>{AGAIN})|(?P<listens>{SERVERS}|{SERVER_ARGS})"
+            "(?P<keys>{KEYS})|(?P<screen>{SCREEN})|(?P<secrets>{SECRETS})|(?P<procs>{PROCS})|(?P<again>{AGAIN})|(?P<listens>{SERVERS}|{SERVER_ARGS})|(?P<environ>{ENVIRON})"
         ))
     })
 }
 
-/// [`pattern`]'s alternatives in three sets: a file (or a folded line)
+/// [`pattern`]'s alternatives in four sets: a file (or a folded line)
 /// matches one of them exactly when it matches [`pattern`]. Why: searched as one set, the
 /// prefilter's many literals made it the slowest search of a scan (11 % of
 /// lxml's CPU, a third of that in three sets).
-fn whole_file_gates() -> &'static [Regex; 3] {
-    static RE: OnceLock<[Regex; 3]> = OnceLock::new();
+fn whole_file_gates() -> &'static [Regex; 4] {
+    static RE: OnceLock<[Regex; 4]> = OnceLock::new();
     RE.get_or_init(|| {
         [
             build(&format!("{KEYS}|{SCREEN}|{SECRETS}|{PROCS}|{AGAIN}")),
             build(SERVERS),
             build(SERVER_ARGS),
+            build(ENVIRON),
         ]
     })
 }
@@ -437,6 +449,30 @@ mod tests {
                 "fs.writeFileSync(require.resolve('lodash'), code)",
                 TAMPER,
             ),
+            (
+                "ws.onopen = () => ws.send(JSON.stringify(process.env));",
+                "serializes the whole environment",
+            ),
+            (
+                "const b = Buffer.from(JSON.stringify({ ...process.env }, null, 2));",
+                "serializes the whole environment",
+            ),
+            (
+                "requests.post(URL, data=json.dumps(dict(os.environ)))",
+                "serializes the whole environment",
+            ),
+            (
+                "requests.post(URL, json=dict(os.environ), timeout=5)",
+                "serializes the whole environment",
+            ),
+            (
+                "s.send(str(os.environ).encode())",
+                "serializes the whole environment",
+            ),
+            (
+                "q = urlencode(dict(posix.environ))",
+                "serializes the whole environment",
+            ),
         ] {
             assert_eq!(at("pkg/mod.py", code), Some((1, what)), "{code:?}");
         }
@@ -462,7 +498,7 @@ mod tests {
                 }
             }
         }
-        let mut hits = [0; 3];
+        let mut hits = [0; 4];
         for text in &texts {
             let want = pattern().is_match(text);
             let mut gated = false;
@@ -474,7 +510,7 @@ mod tests {
             }
             assert_eq!(gated, want, "{}", String::from_utf8_lossy(text));
         }
-        // This module's own tests hold lines for each of the three.
+        // This module's own tests hold lines for each of the four.
         assert!(hits.iter().all(|&n| n >= 5), "matches per gate: {hits:?}");
     }
 
@@ -535,6 +571,13 @@ mod tests {
             "for key in ('purelib', 'platlib'): setattr(install, 'install_' + key, d)",
             // A place named, nothing written.
             "print(site.getsitepackages())",
+            // One variable of the environment, or a copy for a child.
+            "HELLO: JSON.stringify(process.env.HELLO),",
+            "token = json.dumps(os.environ.get('TOKEN'))",
+            "subprocess.run(cmd, env=dict(os.environ, LANG='C'))",
+            "data = os.environ.get('DATA_DIR', '.')",
+            "name = str(os.environ['USER'])",
+            "const keys = Object.keys(process.env).filter(k => k.startsWith('DEBUG'));",
         ] {
             assert_eq!(at("pkg/mod.py", code), None, "{code:?}");
         }

