@@ -42,6 +42,10 @@
 //!   `multiprocessing.connection` `Listener`, `logging.config.listen`, a
 //!   socket bound to every interface), Node's `createServer` and
 //!   WebSocket servers, Deno's and Bun's `listen` and `serve`;
+//! - credentials other tools keep, and a cloud instance's own: the system
+//!   keyring (`keyring.get_password`, `keytar`), `.pypirc`, the GitHub CLI's
+//!   `gh/hosts.yml`, a Kubernetes service-account token, the instance
+//!   metadata services (`169.254.169.254`, `metadata.google.internal`);
 //! - the whole environment made into text or a request's body
 //!   (`JSON.stringify(process.env)`, `json.dumps(dict(os.environ))`,
 //!   `str(os.environ)`, `json=dict(os.environ)`): every CI token and key
@@ -80,6 +84,7 @@ const WHAT: &[(&str, &str)] = &[
     ("again", "makes a program run at login or boot"),
     ("listens", "waits for connections from the network"),
     ("environ", "serializes the whole environment"),
+    ("creds", "reads stored or cloud credentials"),
 ];
 
 /// What [`c_library_shell`] finds.
@@ -203,6 +208,12 @@ fn other_package_write(code: &Code) -> Option<usize> {
 const KEYS: &str = r#"\bpynput\b|\bGetAsyncKeyState\b|\bSetWindowsHookEx|\bkeyboard\.(?:on_press|on_release|hook|record|start_recording)\b|\b(?:u?iohook|node-global-key-listener)\b"#;
 const SCREEN: &str = r#"\bImageGrab\.grab\b|\bpyautogui\.screenshot\b|\bscreenshot-desktop\b"#;
 const SECRETS: &str = r#"\bbrowser_cookie3?\b|Login Data|Local State|\bLocal Storage\b|\bCryptUnprotectData\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|\bwallet\.dat\b|\.bash_history\b|\.git-credentials\b"#;
+// Credentials kept by other tools, and a cloud instance's own: the system
+// keyring (`keyring.get_password`, Node's `keytar`), PyPI's `.pypirc`, the
+// GitHub CLI's `gh/hosts.yml`, a Kubernetes pod's service-account token,
+// and the instance metadata services of AWS, GCP, Azure and Alibaba
+// (`169.254.169.254`, `metadata.google.internal`, `100.100.100.200`).
+const CREDS: &str = r#"\bkeyring\.get_(?:password|credential)\b|\bfrom\s+keyring\s+import\b[^\n]*\bget_(?:password|credential)\b|\bkeytar\.(?:getPassword|findCredentials|findPassword)\b|\.pypirc\b|\bgh/hosts\.yml\b|['"]gh['"]\s*[/,]\s*['"]hosts\.yml['"]|\bkubernetes\.io/serviceaccount\b|\b169\.254\.169\.254\b|\bmetadata\.google\.internal\b|\b100\.100\.100\.200\b|\bfd00:ec2::254\b"#;
 const PROCS: &str = r#"/proc/.*/(?:environ|mem)\b"#;
 const AGAIN: &str = r#"systemd/user\b|\.config/autostart\b|\brc\.local\b|/etc/init\.d/|\bLaunch(?:Agents|Daemons)\b|CurrentVersion\\+Run(?:Once)?\b|\bschtasks\b|Start Menu\\+Programs\\+Startup|\bcrontab\s+-"#;
 // Servers: Python's, by constructor or call (not by module name: six maps
@@ -224,7 +235,7 @@ fn pattern() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         build(&format!(
-            "(?P<keys>{KEYS})|(?P<screen>{SCREEN})|(?P<secrets>{SECRETS})|(?P<procs>{PROCS})|(?P<again>{AGAIN})|(?P<listens>{SERVERS}|{SERVER_ARGS})|(?P<environ>{ENVIRON})"
+            "(?P<keys>{KEYS})|(?P<screen>{SCREEN})|(?P<secrets>{SECRETS})|(?P<procs>{PROCS})|(?P<again>{AGAIN})|(?P<listens>{SERVERS}|{SERVER_ARGS})|(?P<environ>{ENVIRON})|(?P<creds>{CREDS})"
         ))
     })
 }
@@ -237,7 +248,9 @@ fn whole_file_gates() -> &'static [Regex; 4] {
     static RE: OnceLock<[Regex; 4]> = OnceLock::new();
     RE.get_or_init(|| {
         [
-            build(&format!("{KEYS}|{SCREEN}|{SECRETS}|{PROCS}|{AGAIN}")),
+            build(&format!(
+                "{KEYS}|{SCREEN}|{SECRETS}|{PROCS}|{AGAIN}|{CREDS}"
+            )),
             build(SERVERS),
             build(SERVER_ARGS),
             build(ENVIRON),
@@ -473,6 +486,30 @@ mod tests {
                 "q = urlencode(dict(posix.environ))",
                 "serializes the whole environment",
             ),
+            (
+                "p = keyring.get_password('pypi', user)",
+                "reads stored or cloud credentials",
+            ),
+            (
+                "t = (Path.home() / '.pypirc').read_text()",
+                "reads stored or cloud credentials",
+            ),
+            (
+                "t = (Path.home() / '.config' / 'gh' / 'hosts.yml').read_text()",
+                "reads stored or cloud credentials",
+            ),
+            (
+                "t = open('/var/run/secrets/kubernetes.io/serviceaccount/token').read()",
+                "reads stored or cloud credentials",
+            ),
+            (
+                "fetch('http://169.254.169.254/latest/meta-data/iam/security-credentials/')",
+                "reads stored or cloud credentials",
+            ),
+            (
+                "const p = await keytar.getPassword('svc', user);",
+                "reads stored or cloud credentials",
+            ),
         ] {
             assert_eq!(at("pkg/mod.py", code), Some((1, what)), "{code:?}");
         }
@@ -578,6 +615,10 @@ mod tests {
             "data = os.environ.get('DATA_DIR', '.')",
             "name = str(os.environ['USER'])",
             "const keys = Object.keys(process.env).filter(k => k.startsWith('DEBUG'));",
+            // Other hosts files and link-local addresses.
+            "inventory = load('hosts.yml')",
+            "ip = '169.254.169.25'",
+            "pkgs = keyring_backends()",
         ] {
             assert_eq!(at("pkg/mod.py", code), None, "{code:?}");
         }

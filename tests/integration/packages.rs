@@ -1945,6 +1945,11 @@ fn code_that_spies_on_the_user_is_not_allowed_on_scores_alone() {
             "writes where another installed package lives",
         ),
         ("environ.tgz", environ, "serializes the whole environment"),
+        (
+            "imds.tgz",
+            "fetch('http://169.254.169.254/latest/meta-data/iam/security-credentials/').then(send);\n",
+            "reads stored or cloud credentials",
+        ),
     ] {
         let mut patched = index.clone();
         patched.extend_from_slice(format!("\n{payload}").as_bytes());
