@@ -20,11 +20,12 @@
 //! `from .tests import x` can run it at import): in
 //! Python, `exec`, `eval` and `compile` of anything but string literals
 //! (an f-string is built at run time), and the same through
-//! `timeit.timeit`, `cProfile.run`, `pdb.run`, `runsource` and `runcode`;
-//! `PyRun_*`; `execfile`, `run_path`, `SourceFileLoader` and
-//! `spec_from_file_location` (they run a file by its path, whatever its
-//! name); `exec`/`eval` passed as values, and the builtins reached by a
-//! computed name; loaders that run what the bytes they read say (pickle
+//! `timeit.timeit`, `cProfile.run`, `pdb.run`, `runsource` and `runcode`,
+//! and `runpy.run_module` of a module named at run time;
+//! `PyRun_*`; `execfile`, `run_path`, `SourceFileLoader`,
+//! `spec_from_file_location` and `imp.load_*` (they run a file by its path,
+//! whatever its name); `exec`/`eval` passed as values, and the builtins
+//! reached by a computed name (also `__builtins__.__getattribute__`); loaders that run what the bytes they read say (pickle
 //! and its kin, `joblib.load`, `numpy.load(…, allow_pickle=True)`,
 //! `shelve.open`, `torch.load` unless the line asks for `weights_only=True`,
 //! yaml's unsafe loaders, and code objects from bytes: `marshal.loads`,
@@ -34,8 +35,9 @@
 //! was allowed (session 19). In JavaScript, `eval` (also `globalThis.eval`) of
 //! anything but a literal, `Function(…)` with a computed argument and the
 //! async and generator function constructors, `import()` of a computed
-//! specifier, the `vm` module's runners, `module._compile`, and a worker
-//! thread given its code as a string (`eval: true`). Each line is matched as
+//! specifier, the `vm` module's runners, `module._compile`, a worker
+//! thread given its code as a string (`eval: true`), and a native library
+//! loaded by its path (`process.dlopen`). Each line is matched as
 //! written and as [`fold`](crate::precheck::fold::fold) folds it, so
 //! `e\u0076al(s)` or `getattr(builtins, 'ex' + 'ec')(s)` counts too.
 //! Comment lines, and Python's doctest lines (`>>> …`), do not count.
@@ -96,13 +98,17 @@ fn pattern(lang: Lang) -> &'static Regex {
                 r#"(?P<first>(?:^|[^\w.'"]|\b(?:builtins|__builtins__|__dict__)\.)(?:exec|eval|compile)\s*\("#,
                 // The same by other names: `timeit.timeit(s)`, `cProfile.run(s)`,
                 // `pdb.run(s)`, `InteractiveInterpreter().runsource(s)`.
-                r#"|\b(?:pdb|cProfile|profile)\.run(?:ctx)?\s*\(|\btimeit\.(?:timeit|repeat)\s*\(|\brun(?:source|code)\s*\()"#,
+                r#"|\b(?:pdb|cProfile|profile)\.run(?:ctx)?\s*\(|\btimeit\.(?:timeit|repeat)\s*\(|\brun(?:source|code)\s*\("#,
+                // A module named at run time run as `__main__`.
+                r#"|\brunpy\.run_module\s*\()"#,
                 r#"|\bPyRun_\w+"#,
                 r#"|\bexecfile\s*\(|\brun_path\s*\(|\bSource(?:less)?FileLoader\b|\bspec_from_file_location\b"#,
+                // The same through `imp` (Python before 3.12).
+                r#"|\bimp\.load_(?:source|compiled|dynamic|module|package)\s*\("#,
                 // Passed as values: `f = exec`, `map(eval, xs)`, `(0, eval)`.
                 r#"|(?:[=(,:]\s*|\breturn\s+|\blambda\b[^:\n]*:\s*)(?:exec|eval)\s*(?:[),;\]]|$)"#,
                 // The builtins by a computed name.
-                r#"|\bgetattr\s*\(\s*(?:builtins|__builtins__)\s*,\s*[^'"\s]|\b__builtins__\s*\[|\b(?:globals|locals|vars)\s*\(\s*\)\s*\[\s*['"]__builtins__"#,
+                r#"|\bgetattr\s*\(\s*(?:builtins|__builtins__)\s*,\s*[^'"\s]|\b__builtins__\s*\[|\b(?:globals|locals|vars)\s*\(\s*\)\s*\[\s*['"]__builtins__|\b(?:builtins|__builtins__)\.__getattribute__\s*\("#,
                 // Loaders that run what the bytes they read say: pickle and
                 // its kin, joblib, numpy with pickles allowed, shelve, yaml's
                 // unsafe loaders, code objects from bytes (marshal,
@@ -130,6 +136,8 @@ fn pattern(lang: Lang) -> &'static Regex {
                 r#"|(?:[=(,:?]\s*|\breturn\s+)eval\s*(?:[),;\]]|$)"#,
                 // A worker thread given its code as a string.
                 r#"|\beval\s*:\s*true\b"#,
+                // A native library loaded by its path, past `require`.
+                r#"|\bprocess\.dlopen\s*\("#,
             ), true)
         }),
     }
@@ -143,13 +151,13 @@ fn needles(lang: Lang) -> &'static Regex {
     match lang {
         Lang::Python => PY.get_or_init(|| {
             build(
-                "exec|eval|compile|run_path|FileLoader|spec_from_file_location|builtins|pdb\\.run|rofile\\.run|timeit|runsource|runcode|PyRun_|[pP]ickle|dill|joblib|allow_pickle|shelve|yaml|Loader|marshal|CodeType|torch",
+                "exec|eval|compile|run_path|run_module|imp\\.load_|FileLoader|spec_from_file_location|builtins|pdb\\.run|rofile\\.run|timeit|runsource|runcode|PyRun_|[pP]ickle|dill|joblib|allow_pickle|shelve|yaml|Loader|marshal|CodeType|torch",
                 false,
             )
         }),
         Lang::JavaScript => JS.get_or_init(|| {
             build(
-                "eval|Function|vm\\.|Script|_compile|import|getPrototypeOf|constructor",
+                "eval|Function|vm\\.|Script|_compile|import|getPrototypeOf|constructor|dlopen",
                 false,
             )
         }),
@@ -418,6 +426,10 @@ mod tests {
             "cProfile.run(S)",
             "code.InteractiveInterpreter().runsource(S, symbol='exec')",
             "ctypes.pythonapi.PyRun_SimpleString(S.encode())",
+            "runpy.run_module(name, run_name='__main__')",
+            "imp.load_source('x', p)",
+            "m = imp.load_dynamic(name, path)",
+            "b = __builtins__.__getattribute__('ev' + 'al')",
             // Loaders that run what they read.
             "t = pickle.load(open(here + '/_table.pkl', 'rb'))",
             "t = pickle.loads(pkgutil.get_data(__name__, 'x'))",
@@ -455,6 +467,7 @@ mod tests {
             "const m = await import(name);",
             "new (Object.getPrototypeOf(async function () {}).constructor)(s)();",
             "new Worker(src, { eval: true });",
+            "process.dlopen(m, p);",
         ] {
             assert!(js(code).is_some(), "{code:?}");
         }
@@ -498,6 +511,10 @@ mod tests {
             (Lang::Python, "from shelve import open"),
             (Lang::Python, "import dill as d"),
             (Lang::Python, "from yaml import Loader"),
+            (Lang::Python, "runpy.run_module(m)"),
+            (Lang::Python, "imp.load_compiled(n, p)"),
+            (Lang::Python, "builtins.__getattribute__(n)"),
+            (Lang::JavaScript, "process.dlopen(m, p)"),
             (Lang::JavaScript, "eval(s)"),
             (Lang::JavaScript, "Function(a, b)"),
             (Lang::JavaScript, "vm.runInNewContext(s)"),
@@ -539,6 +556,8 @@ mod tests {
             "import pickle",
             "f = types.FunctionType(g.__code__, globals())",
             "    >>> new = pickle.loads(p)",
+            // A module the package names (pip's runner).
+            "runpy.run_module('pip', run_name='__main__', alter_sys=True)",
         ] {
             assert_eq!(py(code), None, "{code:?}");
         }
