@@ -55,9 +55,10 @@ use crate::report::Span;
 /// packages' files (`sysconfig`'s purelib), Node's keyloggers and screen
 /// grabbers, and loaders that run what the bytes say (`joblib.load`,
 /// `torch.load`, `shelve.open`, `allow_pickle=True`, `CodeType`, a worker
-/// given code as a string). A model calibrated on another lexicon's views
-/// is refused.
-pub const LEXICON: &str = "capabilities/v5";
+/// given code as a string). v6 (session 21) adds what two more probes
+/// used with an empty view: `distutils.spawn` and `pkgutil.resolve_name`.
+/// A model calibrated on another lexicon's views is refused.
+pub const LEXICON: &str = "capabilities/v6";
 
 /// Lines of context kept on each side of a capability line.
 pub const CONTEXT: usize = 2;
@@ -71,6 +72,8 @@ pub const CLASSES: &[(&str, &str)] = &[
             r#"\bsubprocess\b|\b(?:os|posix|nt)\.(?:system|popen|exec[lv]p?e?|spawn[lv]?p?e?|posix_spawnp?|fork|forkpty)\b|\bpty\.spawn\b|\bchild_process\b|\bexec(?:File)?Sync\b|\bspawnSync\b|\bcommands\.getoutput\b|\bPopen\b|\bShellExecute|\bstartfile\b|\bpowershell\b"#,
             // os under another name, or its functions imported bare.
             r#"|\bimport\s+(?:os|posix|nt)\s+as\b|\bimport\s+(?:posix|nt)\b|\bfrom\s+(?:os|posix|nt)\s+import\b.*(?:\b(?:system|popen|exec\w*|spawn\w*|fork\w*|posix_spawnp?|startfile)\b|\*)"#,
+            // v6: distutils' process runner (and setuptools' copy of it).
+            r#"|\b_?distutils\.spawn\b"#,
             // Its members by a name computed at run time (a literal name is
             // folded: `getattr(os, 'O_BINARY', 0)` is `os.O_BINARY`).
             r#"|\bgetattr\s*\(\s*(?:os|posix|nt|subprocess|builtins|__builtins__|socket|importlib|ctypes|pty)\s*,\s*[^'"\s]|\bvars\s*\(\s*(?:os|posix|nt|subprocess|builtins|__builtins__)\s*\)|\b(?:os|posix|nt|subprocess|builtins|socket|importlib)\.__(?:dict|getattribute|getattr)__\b"#,
@@ -120,6 +123,8 @@ pub const CLASSES: &[(&str, &str)] = &[
             // `require` or `import()` of anything but one string literal
             // (`import(` without a space: Python's `from m import (a, b)`
             // has one), and node's other ways in.
+            // v6: any object reached by a dotted name (`'os:system'`).
+            r#"|\bpkgutil\.resolve_name\b|\bfrom\s+pkgutil\s+import\b[^\n]*\bresolve_name\b"#,
             r#"|\brequire\s*\(\s*[^'"`\s)]|\bimport\(\s*[^'"`\s)]|\b(?:require\s*|import)\(\s*`[^`]*\$\{|\bcreateRequire\b|\bmodule\.constructor\b|\bModule\._load\b|\bprocess\.(?:binding|_linkedBinding|mainModule|dlopen|getBuiltinModule)\b|(?:\brequire\s*\(\s*|\bfrom\s+|\bimport\s*\(\s*)['"](?:node:)?(?:vm|module|worker_threads|inspector|repl)['"]"#,
             // `exec` and `eval` passed as values (`(0, eval)(s)`, `f = exec`),
             // `Function(s)` without `new`, `[].constructor.constructor(s)`.
@@ -264,6 +269,8 @@ fn matches(line: &[u8]) -> bool {
 /// DFA built states for every line it read, afresh in every process: before
 /// this search, 60 % of certifi's scan was that.
 pub const NEEDLES: &[&str] = &[
+    // v6
+    "resolve_name",
     // v5
     "webbrowser",
     "managers",
@@ -1313,6 +1320,11 @@ mod tests {
     fn every_class_compiles_and_names_what_it_matches() {
         assert_eq!(lexicon().len(), CLASSES.len());
         let cases = [
+            // v6
+            ("from distutils.spawn import spawn", "process"),
+            ("setuptools._distutils.spawn.spawn(cmd)", "process"),
+            ("f = pkgutil.resolve_name(name)", "dynamic-code"),
+            ("from pkgutil import resolve_name", "dynamic-code"),
             // v5
             ("webbrowser.open(u + data)", "network"),
             ("m = BaseManager(address=(h, p), authkey=k)", "network"),
@@ -1465,6 +1477,8 @@ mod tests {
             "from os import path, sep",
             "const x = require('./x');",
             "all = ['pandas[plot,output-formatting,clipboard,compression]',",
+            // dnspython's own resolver, not pkgutil's.
+            "answer = self.resolve_name(name, family)",
         ] {
             assert!(classes_of(line.as_bytes()).is_empty(), "{line:?}");
         }
