@@ -35,7 +35,10 @@
 //!   after `ctypes.CDLL`), past `subprocess` and Python's audit hooks;
 //! - running again later: systemd user units, XDG autostart, `rc.local`,
 //!   `/etc/init.d/`, LaunchAgents and LaunchDaemons, Windows' `Run` keys,
-//!   `schtasks`, the Startup folder, `crontab -`;
+//!   `schtasks`, the Startup folder, `crontab -`, cron's spool and
+//!   `/etc/cron.*`, `/etc/profile.d/`, a repository's `.git/hooks`;
+//! - machine code run from memory: `mmap.PROT_EXEC`, `kernel32`'s
+//!   `VirtualAlloc` and kin through `ctypes`;
 //! - waiting for connections (a backdoor needs no outbound one): Python's
 //!   servers (`asyncio.start_server`, the `*Server(` constructors of
 //!   `socketserver` and `http.server`, `-m http.server`, `serve_forever`, a
@@ -81,10 +84,12 @@ const WHAT: &[(&str, &str)] = &[
         "procs",
         "reads a process's environment or memory through /proc",
     ),
-    ("again", "makes a program run at login or boot"),
+    // At login or boot, on a schedule, or on the next git command.
+    ("again", "makes a program run again later"),
     ("listens", "waits for connections from the network"),
     ("environ", "serializes the whole environment"),
     ("creds", "reads stored or cloud credentials"),
+    ("shellcode", "runs machine code from memory"),
 ];
 
 /// What [`c_library_shell`] finds.
@@ -214,8 +219,13 @@ const SECRETS: &str = r#"\bbrowser_cookie3?\b|Login Data|Local State|\bLocal Sto
 // and the instance metadata services of AWS, GCP, Azure and Alibaba
 // (`169.254.169.254`, `metadata.google.internal`, `100.100.100.200`).
 const CREDS: &str = r#"\bkeyring\.get_(?:password|credential)\b|\bfrom\s+keyring\s+import\b[^\n]*\bget_(?:password|credential)\b|\bkeytar\.(?:getPassword|findCredentials|findPassword)\b|\.pypirc\b|\bgh/hosts\.yml\b|['"]gh['"]\s*[/,]\s*['"]hosts\.yml['"]|\bkubernetes\.io/serviceaccount\b|\b169\.254\.169\.254\b|\bmetadata\.google\.internal\b|\b100\.100\.100\.200\b|\bfd00:ec2::254\b"#;
+// Machine code run from memory through Python's `mmap` or `ctypes`: an
+// executable mapping, or Windows' allocation and thread calls by name
+// (`kernel32.VirtualAlloc`), as a shellcode loader does. C and Rust name
+// these constants in their headers; the forms here are Python's.
+const SHELLCODE: &str = r#"\bmmap\.PROT_EXEC\b|\bkernel32\.(?:VirtualAlloc(?:Ex)?|VirtualProtect|CreateRemoteThread|RtlMoveMemory|CreateThread)\b"#;
 const PROCS: &str = r#"/proc/.*/(?:environ|mem)\b"#;
-const AGAIN: &str = r#"systemd/user\b|\.config/autostart\b|\brc\.local\b|/etc/init\.d/|\bLaunch(?:Agents|Daemons)\b|CurrentVersion\\+Run(?:Once)?\b|\bschtasks\b|Start Menu\\+Programs\\+Startup|\bcrontab\s+-"#;
+const AGAIN: &str = r#"systemd/user\b|\.config/autostart\b|\brc\.local\b|/etc/init\.d/|\bLaunch(?:Agents|Daemons)\b|CurrentVersion\\+Run(?:Once)?\b|\bschtasks\b|Start Menu\\+Programs\\+Startup|\bcrontab\s+-|/var/spool/cron\b|/etc/cron\.(?:d|hourly|daily|weekly|monthly)\b|/etc/crontab\b|/etc/profile\.d/|\.git/hooks\b|['\"]\.git['\"]\s*,\s*['\"]hooks['\"]"#;
 // Servers: Python's, by constructor or call (not by module name: six maps
 // `"http.server"` for Python 2), Node's, Deno's and Bun's.
 const SERVERS: &str = r#"\bstart_(?:unix_)?server\s*\(|\b(?:Threading|Forking)?(?:HTTP|TCP|UDP|Unix(?:Stream|Datagram)|SimpleXMLRPC|DocXMLRPC)Server\s*\(|\bserve_forever\b|\bmultiprocessing\.connection\.Listener\b|\bfrom\s+multiprocessing\.connection\s+import\b[^\n]*\bListener\b|\blogging\.config\.listen\b|\bcreateServer\s*\(|\bWebSocketServer\b|\bWebSocket\.Server\b|\b(?:Deno|Bun)\.(?:listen|serve)\b"#;
@@ -235,7 +245,7 @@ fn pattern() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         build(&format!(
-            "(?P<keys>{KEYS})|(?P<screen>{SCREEN})|(?P<secrets>{SECRETS})|(?P<procs>{PROCS})|(?P<again>{AGAIN})|(?P<listens>{SERVERS}|{SERVER_ARGS})|(?P<environ>{ENVIRON})|(?P<creds>{CREDS})"
+            "(?P<keys>{KEYS})|(?P<screen>{SCREEN})|(?P<secrets>{SECRETS})|(?P<procs>{PROCS})|(?P<again>{AGAIN})|(?P<listens>{SERVERS}|{SERVER_ARGS})|(?P<environ>{ENVIRON})|(?P<creds>{CREDS})|(?P<shellcode>{SHELLCODE})"
         ))
     })
 }
@@ -249,7 +259,7 @@ fn whole_file_gates() -> &'static [Regex; 4] {
     RE.get_or_init(|| {
         [
             build(&format!(
-                "{KEYS}|{SCREEN}|{SECRETS}|{PROCS}|{AGAIN}|{CREDS}"
+                "{KEYS}|{SCREEN}|{SECRETS}|{PROCS}|{AGAIN}|{CREDS}|{SHELLCODE}"
             )),
             build(SERVERS),
             build(SERVER_ARGS),
@@ -374,23 +384,23 @@ mod tests {
             ),
             (
                 "u = home / '.config/systemd/user/x.service'",
-                "makes a program run at login or boot",
+                "makes a program run again later",
             ),
             (
                 "d = '~/.config/autostart'",
-                "makes a program run at login or boot",
+                "makes a program run again later",
             ),
             (
                 r"k = r'Software\Microsoft\Windows\CurrentVersion\Run'",
-                "makes a program run at login or boot",
+                "makes a program run again later",
             ),
             (
                 "os.system('schtasks /create /tn x')",
-                "makes a program run at login or boot",
+                "makes a program run again later",
             ),
             (
                 "subprocess.run('crontab -', input=line)",
-                "makes a program run at login or boot",
+                "makes a program run again later",
             ),
             // Folded: the name in pieces.
             (
@@ -510,6 +520,30 @@ mod tests {
                 "const p = await keytar.getPassword('svc', user);",
                 "reads stored or cloud credentials",
             ),
+            (
+                "open('/var/spool/cron/crontabs/' + user, 'a').write(job)",
+                "makes a program run again later",
+            ),
+            (
+                "p = os.path.join(root, '.git', 'hooks', 'pre-commit')",
+                "makes a program run again later",
+            ),
+            (
+                "fs.writeFileSync('.git/hooks/post-checkout', script);",
+                "makes a program run again later",
+            ),
+            (
+                "open('/etc/profile.d/zz.sh', 'w').write(cmd)",
+                "makes a program run again later",
+            ),
+            (
+                "m = mmap.mmap(-1, n, prot=mmap.PROT_READ | mmap.PROT_EXEC)",
+                "runs machine code from memory",
+            ),
+            (
+                "p = ctypes.windll.kernel32.VirtualAlloc(0, n, 0x3000, 0x40)",
+                "runs machine code from memory",
+            ),
         ] {
             assert_eq!(at("pkg/mod.py", code), Some((1, what)), "{code:?}");
         }
@@ -619,6 +653,9 @@ mod tests {
             "inventory = load('hosts.yml')",
             "ip = '169.254.169.25'",
             "pkgs = keyring_backends()",
+            // A git directory named, no hook; a C header's constant.
+            "if os.path.isdir(os.path.join(root, '.git')): vcs = 'git'",
+            "#define PROT_EXEC 0x4",
         ] {
             assert_eq!(at("pkg/mod.py", code), None, "{code:?}");
         }
