@@ -116,6 +116,27 @@ pub fn say(line: &str) {
         .and_then(|()| e.write_all(b"\n"));
 }
 
+/// The bytes of every file under `dirs` (folders of the crate's root), for
+/// tests that check the crate's patterns against its own sources and tests,
+/// which spell out what each pattern is for.
+#[cfg(test)]
+pub(crate) fn crate_files(dirs: &[&str]) -> Vec<Vec<u8>> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut dirs: Vec<_> = dirs.iter().map(|d| root.join(d)).collect();
+    let mut files = Vec::new();
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if let Ok(bytes) = std::fs::read(&path) {
+                files.push(bytes);
+            }
+        }
+    }
+    files
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1180,6 +1180,14 @@ mod tests {
         assert!(n > 100, "{n} branches");
     }
 
+    /// Every line of this crate's sources, tests and policies.
+    fn crate_lines() -> Vec<Vec<u8>> {
+        crate::util::crate_files(&["src", "tests", "policies"])
+            .iter()
+            .flat_map(|f| f.split(|&b| b == b'\n').map(<[u8]>::to_vec))
+            .collect()
+    }
+
     /// The split lexicon says what the whole set says, on every line of
     /// this crate's sources and tests (which spell out what each pattern
     /// is for) and on random lines made of needles and the pieces around
@@ -1188,19 +1196,7 @@ mod tests {
     fn the_split_lexicon_matches_what_the_whole_set_matches() {
         let whole = |line: &[u8]| needles().is_match(line) && lexicon().is_match(line);
         let split = split_lexicon();
-        let mut lines: Vec<Vec<u8>> = Vec::new();
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut dirs = vec![root.join("src"), root.join("tests"), root.join("policies")];
-        while let Some(dir) = dirs.pop() {
-            for entry in std::fs::read_dir(&dir).unwrap() {
-                let path = entry.unwrap().path();
-                if path.is_dir() {
-                    dirs.push(path);
-                } else if let Ok(bytes) = std::fs::read(&path) {
-                    lines.extend(bytes.split(|&b| b == b'\n').map(<[u8]>::to_vec));
-                }
-            }
-        }
+        let lines = crate_lines();
         let (mut written, mut hits) = (0, 0);
         for line in &lines {
             let want = whole(line);
@@ -1251,19 +1247,7 @@ mod tests {
     #[test]
     fn each_group_s_lazy_dfa_matches_what_its_regex_matches() {
         let split = split_lexicon();
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut lines: Vec<Vec<u8>> = Vec::new();
-        let mut dirs = vec![root.join("src"), root.join("tests"), root.join("policies")];
-        while let Some(dir) = dirs.pop() {
-            for entry in std::fs::read_dir(&dir).unwrap() {
-                let path = entry.unwrap().path();
-                if path.is_dir() {
-                    dirs.push(path);
-                } else if let Ok(bytes) = std::fs::read(&path) {
-                    lines.extend(bytes.split(|&b| b == b'\n').map(<[u8]>::to_vec));
-                }
-            }
-        }
+        let lines = crate_lines();
         // Long lines too, which scans give to the regex: the DFA must
         // agree on them as well.
         let long: Vec<Vec<u8>> = lines.chunks(40).map(|c| c.join(&b' ')).collect();
