@@ -720,6 +720,9 @@ struct HiddenCode {
     /// does not read as code ([`altered_unread`](Self::altered_unread)).
     unread_unchanged: Vec<(String, usize)>,
     altered_unread: Vec<String>,
+    /// (manifest, a dependency an install fetches from outside a registry)
+    /// ([`super::fetched`]).
+    fetched: Vec<(String, String)>,
 }
 
 impl HiddenCode {
@@ -727,14 +730,19 @@ impl HiddenCode {
         if let Some(e) = foreign_encoding(&m.path, &m.data) {
             self.encoded.push((m.path.clone(), e));
         }
-        // Read once for both what it makes Node run and its install scripts.
-        if let Some(json) = package_json(&m.path, &m.data) {
-            for target in node_entry_points(&m.path, &json) {
+        // Read once for what it makes Node run, its install scripts and
+        // the dependencies it fetches.
+        let json = package_json(&m.path, &m.data);
+        if let Some(json) = &json {
+            for target in node_entry_points(&m.path, json) {
                 self.entries.push((m.path.clone(), target));
             }
-            if let Some(h) = install_scripts(&json) {
+            if let Some(h) = install_scripts(json) {
                 self.hooks.push((m.path.clone(), h));
             }
+        }
+        for dep in super::fetched::off_registry_dependencies(&m.path, &m.data, json.as_ref()) {
+            self.fetched.push((m.path.clone(), dep));
         }
         // npm's default install script for a package with a binding.gyp,
         // and node-gyp runs the `<!(…)` commands in it.
@@ -777,6 +785,7 @@ impl HiddenCode {
         self.unread.extend(other.unread);
         self.unread_unchanged.extend(other.unread_unchanged);
         self.altered_unread.extend(other.altered_unread);
+        self.fetched.extend(other.fetched);
         self.spying.extend(other.spying);
         self.tests_unread.extend(other.tests_unread);
         self.tests_spying.extend(other.tests_spying);
@@ -808,6 +817,7 @@ impl HiddenCode {
         self.unread.sort();
         self.unread_unchanged.sort();
         self.altered_unread.sort();
+        self.fetched.sort();
         self.spying.sort();
         self.openings.sort();
     }
@@ -971,6 +981,15 @@ fn spying_note(found: &[(String, usize, &str)]) -> Option<String> {
 
 /// The reason the pre-check alone does not allow a package whose install
 /// runs its code.
+fn fetched_note(found: &[(String, String)]) -> Option<String> {
+    let shown: Vec<String> = found.iter().map(|(p, d)| format!("{p}: {d}")).collect();
+    files_note(&shown, |n, names| {
+        format!(
+            "installing this package fetches {n} dependenc(y/ies) from outside a registry ({names}), whose code no reader of this package's text can judge and which can change without a new release; review what it fetches and allowlist the artifact by sha256"
+        )
+    })
+}
+
 fn hooks_note(hooks: &[(String, String)]) -> Option<String> {
     let shown: Vec<String> = hooks.iter().map(|(p, h)| format!("{p}: {h}")).collect();
     files_note(&shown, |n, names| {
@@ -1427,6 +1446,7 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
         opaque_cut,
         encoding_note(&hidden.encoded),
         entry_note(&hidden.runs_as_js()),
+        fetched_note(&hidden.fetched),
     ]);
     input.not_on_scores_alone = hidden.not_on_scores_alone();
     if !holds_content(&input.text) {
@@ -1712,6 +1732,7 @@ pub fn render_package_mode(
         cut,
         encoding_note(&hidden.encoded),
         entry_note(&hidden.runs_as_js()),
+        fetched_note(&hidden.fetched),
     ]);
     input.not_on_scores_alone = hidden.not_on_scores_alone();
     input.base = base

@@ -37,8 +37,9 @@
 //!   `/etc/init.d/`, LaunchAgents and LaunchDaemons, Windows' `Run` keys,
 //!   `schtasks`, the Startup folder, `crontab -`, cron's spool and
 //!   `/etc/cron.*`, `/etc/profile.d/`, a repository's `.git/hooks`;
-//! - machine code run from memory: `mmap.PROT_EXEC`, `kernel32`'s
-//!   `VirtualAlloc` and kin through `ctypes`;
+//! - machine code run from memory or in another process: `mmap.PROT_EXEC`,
+//!   `kernel32`'s `VirtualAlloc` and kin through `ctypes`, and
+//!   `WriteProcessMemory`, `CreateRemoteThread` and kin called through it;
 //! - waiting for connections (a backdoor needs no outbound one): Python's
 //!   servers (`asyncio.start_server`, the `*Server(` constructors of
 //!   `socketserver` and `http.server`, `-m http.server`, `serve_forever`, a
@@ -89,7 +90,10 @@ const WHAT: &[(&str, &str)] = &[
     ("listens", "waits for connections from the network"),
     ("environ", "serializes the whole environment"),
     ("creds", "reads stored or cloud credentials"),
-    ("shellcode", "runs machine code from memory"),
+    (
+        "shellcode",
+        "runs machine code from memory or in another process",
+    ),
 ];
 
 /// What [`c_library_shell`] finds.
@@ -221,9 +225,13 @@ const SECRETS: &str = r#"\bbrowser_cookie3?\b|Login Data|Local State|\bLocal Sto
 const CREDS: &str = r#"\bkeyring\.get_(?:password|credential)\b|\bfrom\s+keyring\s+import\b[^\n]*\bget_(?:password|credential)\b|\bkeytar\.(?:getPassword|findCredentials|findPassword)\b|\.pypirc\b|\bgh/hosts\.yml\b|['"]gh['"]\s*[/,]\s*['"]hosts\.yml['"]|\bkubernetes\.io/serviceaccount\b|\b169\.254\.169\.254\b|\bmetadata\.google\.internal\b|\b100\.100\.100\.200\b|\bfd00:ec2::254\b"#;
 // Machine code run from memory through Python's `mmap` or `ctypes`: an
 // executable mapping, or Windows' allocation and thread calls by name
-// (`kernel32.VirtualAlloc`), as a shellcode loader does. C and Rust name
-// these constants in their headers; the forms here are Python's.
-const SHELLCODE: &str = r#"\bmmap\.PROT_EXEC\b|\bkernel32\.(?:VirtualAlloc(?:Ex)?|VirtualProtect|CreateRemoteThread|RtlMoveMemory|CreateThread)\b"#;
+// (`kernel32.VirtualAlloc`), as a shellcode loader does; and code written
+// into or started in another process (`WriteProcessMemory`,
+// `CreateRemoteThread`, an APC or a thread context set), called as a
+// member (`k.CreateRemoteThread(`, `k = ctypes.windll.kernel32`), as
+// `ctypes` calls it. C and Rust name these in their headers and call them
+// bare; the forms here are Python's.
+const SHELLCODE: &str = r#"\bmmap\.PROT_EXEC\b|\bkernel32\.(?:VirtualAlloc(?:Ex)?|VirtualProtect|CreateRemoteThread|RtlMoveMemory|CreateThread)\b|\.(?:WriteProcessMemory|NtWriteVirtualMemory|CreateRemoteThread(?:Ex)?|NtCreateThreadEx|RtlCreateUserThread|QueueUserAPC|NtQueueApcThread|SetThreadContext)\s*\("#;
 const PROCS: &str = r#"/proc/.*/(?:environ|mem)\b"#;
 const AGAIN: &str = r#"systemd/user\b|\.config/autostart\b|\brc\.local\b|/etc/init\.d/|\bLaunch(?:Agents|Daemons)\b|CurrentVersion\\+Run(?:Once)?\b|\bschtasks\b|Start Menu\\+Programs\\+Startup|\bcrontab\s+-|/var/spool/cron\b|/etc/cron\.(?:d|hourly|daily|weekly|monthly)\b|/etc/crontab\b|/etc/profile\.d/|\.git/hooks\b|['\"]\.git['\"]\s*,\s*['\"]hooks['\"]"#;
 // Servers: Python's, by constructor or call (not by module name: six maps
@@ -538,11 +546,23 @@ mod tests {
             ),
             (
                 "m = mmap.mmap(-1, n, prot=mmap.PROT_READ | mmap.PROT_EXEC)",
-                "runs machine code from memory",
+                "runs machine code from memory or in another process",
             ),
             (
                 "p = ctypes.windll.kernel32.VirtualAlloc(0, n, 0x3000, 0x40)",
-                "runs machine code from memory",
+                "runs machine code from memory or in another process",
+            ),
+            (
+                "k.WriteProcessMemory(h, addr, buf, len(buf), None)",
+                "runs machine code from memory or in another process",
+            ),
+            (
+                "kernel.CreateRemoteThread (h, None, 0, start, arg, 0, None)",
+                "runs machine code from memory or in another process",
+            ),
+            (
+                "ntdll.NtQueueApcThread(thread, routine, 0, 0, 0)",
+                "runs machine code from memory or in another process",
             ),
         ] {
             assert_eq!(at("pkg/mod.py", code), Some((1, what)), "{code:?}");
@@ -648,6 +668,9 @@ mod tests {
             // A git directory named, no hook; a C header's constant.
             "if os.path.isdir(os.path.join(root, '.git')): vcs = 'git'",
             "#define PROT_EXEC 0x4",
+            // A C prototype and a bare call name the same function.
+            "WINBASEAPI BOOL WINAPI WriteProcessMemory(HANDLE, LPVOID, LPCVOID, SIZE_T, SIZE_T *);",
+            "ok = CreateRemoteThread(h, NULL, 0, start, arg, 0, NULL);",
         ] {
             assert_eq!(at("pkg/mod.py", code), None, "{code:?}");
         }

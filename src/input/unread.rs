@@ -24,7 +24,9 @@
 //! and `runpy.run_module` of a module named at run time;
 //! `PyRun_*`; `execfile`, `run_path`, `SourceFileLoader`,
 //! `spec_from_file_location` and `imp.load_*` (they run a file by its path,
-//! whatever its name); `exec`/`eval` passed as values, and the builtins
+//! whatever its name); PyArmor's `__pyarmor__` and its runtime (bytecode
+//! decrypted at run time, as GuardDog's `pyarmor` rule notes malware
+//! uses); `exec`/`eval` passed as values, and the builtins
 //! reached by a computed name (also `__builtins__.__getattribute__`); loaders that run what the bytes they read say (pickle
 //! and its kin, `joblib.load`, `numpy.load(…, allow_pickle=True)`,
 //! `shelve.open`, `torch.load` unless the line asks for `weights_only=True`,
@@ -105,6 +107,10 @@ fn pattern(lang: Lang) -> &'static Regex {
                 r#"|\bexecfile\s*\(|\brun_path\s*\(|\bSource(?:less)?FileLoader\b|\bspec_from_file_location\b"#,
                 // The same through `imp` (Python before 3.12).
                 r#"|\bimp\.load_(?:source|compiled|dynamic|module|package)\s*\("#,
+                // PyArmor: bytecode decrypted and run by a native runtime
+                // (`__pyarmor__(__name__, __file__, b'PY…')`), which no
+                // reader of the text can judge.
+                r#"|\b__pyarmor__\s*\(|\bpyarmor_runtime\w*"#,
                 // Passed as values: `f = exec`, `map(eval, xs)`, `(0, eval)`.
                 r#"|(?:[=(,:]\s*|\breturn\s+|\blambda\b[^:\n]*:\s*)(?:exec|eval)\s*(?:[),;\]]|$)"#,
                 // The builtins by a computed name.
@@ -151,7 +157,7 @@ fn needles(lang: Lang) -> &'static Regex {
     match lang {
         Lang::Python => PY.get_or_init(|| {
             build(
-                "exec|eval|compile|run_path|run_module|imp\\.load_|FileLoader|spec_from_file_location|builtins|pdb\\.run|rofile\\.run|timeit|runsource|runcode|PyRun_|[pP]ickle|dill|joblib|allow_pickle|shelve|yaml|Loader|marshal|CodeType|torch",
+                "exec|eval|compile|run_path|run_module|imp\\.load_|pyarmor|FileLoader|spec_from_file_location|builtins|pdb\\.run|rofile\\.run|timeit|runsource|runcode|PyRun_|[pP]ickle|dill|joblib|allow_pickle|shelve|yaml|Loader|marshal|CodeType|torch",
                 false,
             )
         }),
@@ -430,6 +436,10 @@ mod tests {
             "imp.load_source('x', p)",
             "m = imp.load_dynamic(name, path)",
             "b = __builtins__.__getattribute__('ev' + 'al')",
+            // PyArmor's runtime, and bytecode it runs.
+            "from pytransform import pyarmor_runtime",
+            "from pyarmor_runtime_000000 import __pyarmor__",
+            "__pyarmor__(__name__, __file__, b'PY000000\\x00\\x03')",
             // Loaders that run what they read.
             "t = pickle.load(open(here + '/_table.pkl', 'rb'))",
             "t = pickle.loads(pkgutil.get_data(__name__, 'x'))",

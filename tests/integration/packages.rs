@@ -1950,6 +1950,14 @@ fn code_that_spies_on_the_user_is_not_allowed_on_scores_alone() {
             "fetch('http://169.254.169.254/latest/meta-data/iam/security-credentials/').then(send);\n",
             "reads stored or cloud credentials",
         ),
+        // Code written into another process and started there, through an
+        // FFI (session 22: the Python form scored 0.0020 to the veto, just
+        // above its threshold; named by the rule now).
+        (
+            "inject.tgz",
+            "ffi.Library('kernel32', API).WriteProcessMemory(h, addr, code, code.length, null);\n",
+            "runs machine code from memory or in another process",
+        ),
     ] {
         let mut patched = index.clone();
         patched.extend_from_slice(format!("\n{payload}").as_bytes());
@@ -1995,6 +2003,56 @@ fn code_that_spies_on_the_user_is_not_allowed_on_scores_alone() {
     ] {
         assert!(note.contains(named), "{named} in {note}");
     }
+}
+
+/// A dependency fetched from a URL, a git repository or a local path is
+/// installed with the package, but its code is in no file any reader of
+/// the package saw, and it can change without a new release. is-number
+/// naming one was allowed on the pre-check's scores (session 22: an empty
+/// capability view). Now opaque: inconclusive, no detector asked, the note
+/// naming the manifest and the dependency, whole or as an upgrade. A git
+/// repository among `devDependencies`, which an install of the package does
+/// not fetch, changes nothing.
+#[test]
+fn dependencies_fetched_from_outside_a_registry_cannot_be_cleared() {
+    let c = Canary::new();
+    let with_dep = |name: &str, section: &'static str, spec: &'static str| {
+        let edit = move |json: &mut serde_json::Value| {
+            json[section] = serde_json::json!({ "helper": spec });
+        };
+        is_number_edited(&c, name, Some(&edit), &[])
+    };
+    let base = is_number_with_all(&c, "is-number-7.0.0.tgz", &[]);
+    for (name, section, spec) in [
+        (
+            "url.tgz",
+            "dependencies",
+            "https://files.example.net/helper-1.0.0.tgz",
+        ),
+        (
+            "git.tgz",
+            "optionalDependencies",
+            "git+ssh://git@example.net/helper.git",
+        ),
+        ("github.tgz", "dependencies", "someone/helper#main"),
+    ] {
+        let p = with_dep(name, section, spec);
+        let named = format!("package.json: {section}.helper = {spec}");
+        for (o, r) in [scan_path_json(&c, &p), scan_diff_json(&c, &base, &p)] {
+            assert_reason(&o, &r, (2, "inconclusive"));
+            let pre = &r["policies"][0]["precheck"];
+            assert_eq!(pre["band"], "uncertain", "{pre:#}");
+            let note = pre["note"].as_str().unwrap();
+            assert!(
+                note.contains(&named) && note.contains("from outside a registry"),
+                "{named} in {note}"
+            );
+            assert!(r["policies"][0]["detectors"].as_array().unwrap().is_empty());
+        }
+    }
+    let dev = with_dep("dev.tgz", "devDependencies", "someone/helper#main");
+    let (o, r) = scan_path_json(&c, &dev);
+    assert_reason(&o, &r, (0, "precheck-harmless"));
 }
 
 /// A version diff renders only what changed, so code the change left as

@@ -1,0 +1,360 @@
+//! Dependencies an install fetches from outside a registry: a tarball
+//! URL, a git repository or a local path named in a package's manifest
+//! (`"helper": "https://host/helper.tgz"` or `"github:user/repo"` in a
+//! `package.json`; `helper @ https://host/helper.whl` in a `pyproject.toml`,
+//! `setup.cfg`, `setup.py` or the metadata's `Requires-Dist`).
+//!
+//! Why: npm and pip install such a dependency with the package, and run
+//! its install scripts or build backend, but its code is in no file the
+//! scan read, and unlike a registry release it can change at any time
+//! without a new version of this package. is-number naming one, and tomli
+//! with one in its `pyproject.toml`, were allowed on the pre-check's scores
+//! (the capability view was empty). GuardDog flags the npm form as high
+//! severity (`threat-npm-http-dependency`). Only the manifests of the
+//! package itself count (at its root, or one folder down where an archive
+//! keeps its files under a root folder), not those of test fixtures or of
+//! bundled dependencies; only the sections an install reads (not npm's
+//! `devDependencies`).
+//!
+//! This module only reads text: it never fetches, resolves or runs what a
+//! manifest names.
+
+use std::sync::OnceLock;
+
+use regex::bytes::Regex;
+
+use super::render::file_name;
+
+/// `package.json` sections whose dependencies `npm install` of the package
+/// installs (npm 7 and later install peers too).
+const NPM_SECTIONS: [&str; 3] = ["dependencies", "optionalDependencies", "peerDependencies"];
+
+/// Whether an npm dependency spec names something other than a registry
+/// release: a URL, a git repository (also GitHub's `user/repo` shorthand),
+/// or a local path. Version ranges, tags and `npm:` aliases are the
+/// registry's.
+pub fn is_off_registry_npm(spec: &str) -> bool {
+    let s = spec.trim();
+    let lower = s.to_ascii_lowercase();
+    const SCHEMES: [&str; 12] = [
+        "http:",
+        "https:",
+        "git:",
+        "git+",
+        "ssh:",
+        "file:",
+        "link:",
+        "github:",
+        "gitlab:",
+        "bitbucket:",
+        "gist:",
+        "portal:",
+    ];
+    if SCHEMES.iter().any(|p| lower.starts_with(p)) {
+        return true;
+    }
+    if lower.starts_with("npm:") || lower.starts_with("workspace:") {
+        return false;
+    }
+    // A path (`./lib`, `../x`, `/abs`, `~/x`), or `user/repo[#ref]`, which
+    // npm fetches from GitHub: no version range or tag holds a `/`.
+    s.contains('/')
+}
+
+/// A PEP 508 direct reference: `name @ URL` (also with extras).
+fn direct_reference() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(
+            r#"(?i)\b[a-z0-9][a-z0-9._-]*\s*(?:\[[^\]\n]*\]\s*)?@\s*(?:(?:git|hg|svn|bzr)\+)?(?:https?|ssh|file|git|ftp)://[^\s'",;\]\)]+"#,
+        )
+        .expect("the direct-reference pattern compiles")
+    })
+}
+
+/// Whether `path` is one of the package's own manifests: at most one folder
+/// deep, and not in a test or documentation tree.
+fn is_own_manifest(path: &str) -> bool {
+    path.matches('/').count() <= 1 && !super::unread::tests_or_docs(path)
+}
+
+/// The dependencies the manifest at `path` (`data`, and `json` when it is a
+/// parsed `package.json`) makes an install fetch from outside a registry,
+/// as `section.name = spec` or `name @ URL`.
+pub fn off_registry_dependencies(
+    path: &str,
+    data: &[u8],
+    json: Option<&serde_json::Value>,
+) -> Vec<String> {
+    if !is_own_manifest(path) {
+        return Vec::new();
+    }
+    if let Some(json) = json {
+        return NPM_SECTIONS
+            .iter()
+            .filter_map(|section| Some((section, json.get(section)?.as_object()?)))
+            .flat_map(|(section, deps)| {
+                deps.iter().filter_map(move |(name, spec)| {
+                    let spec = spec.as_str()?;
+                    is_off_registry_npm(spec).then(|| format!("{section}.{name} = {spec}"))
+                })
+            })
+            .collect();
+    }
+    let (name, _) = file_name(path);
+    fn named<S: AsRef<str>>(texts: Vec<S>) -> Vec<String> {
+        texts
+            .iter()
+            .flat_map(|t| {
+                direct_reference()
+                    .find_iter(t.as_ref().as_bytes())
+                    .map(|m| String::from_utf8_lossy(m.as_bytes()).into_owned())
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+    match name {
+        "pyproject.toml" => named(pyproject_requirements(data)),
+        "setup.cfg" => named(setup_cfg_requirements(data)),
+        // Code: any line that is not a comment (a requirement list may be
+        // built anywhere in it).
+        "setup.py" => named(
+            lines(data)
+                .filter(|l| !l.trim_start().starts_with('#'))
+                .collect(),
+        ),
+        "PKG-INFO" => named(requires_dist(data)),
+        "METADATA" if path.contains(".dist-info/") => named(requires_dist(data)),
+        _ => Vec::new(),
+    }
+}
+
+fn lines(data: &[u8]) -> impl Iterator<Item = &str> {
+    data.split(|&b| b == b'\n')
+        .filter_map(|l| std::str::from_utf8(l).ok())
+}
+
+/// The metadata's `Requires-Dist` lines (an sdist's `PKG-INFO`, a wheel's
+/// `METADATA`), not its description.
+fn requires_dist(data: &[u8]) -> Vec<&str> {
+    lines(data)
+        .filter_map(|l| l.strip_prefix("Requires-Dist:"))
+        .collect()
+}
+
+/// The requirements an install reads from a `pyproject.toml`: the
+/// project's dependencies and extras, and the build backend's requirements
+/// (fetched to build an sdist). Not `[dependency-groups]` or a tool's own
+/// tables (hatch's environments), which an install of the package never
+/// reads. A file that is not TOML names nothing: pip cannot read it either.
+fn pyproject_requirements(data: &[u8]) -> Vec<String> {
+    let Some(doc) = std::str::from_utf8(data)
+        .ok()
+        .and_then(|t| toml::from_str::<toml::Table>(t).ok())
+    else {
+        return Vec::new();
+    };
+    let strings = |v: Option<&toml::Value>| -> Vec<String> {
+        v.and_then(toml::Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|r| r.as_str().map(str::to_string))
+            .collect()
+    };
+    let project = doc.get("project");
+    let mut out = strings(project.and_then(|p| p.get("dependencies")));
+    if let Some(extras) = project
+        .and_then(|p| p.get("optional-dependencies"))
+        .and_then(toml::Value::as_table)
+    {
+        for list in extras.values() {
+            out.extend(strings(Some(list)));
+        }
+    }
+    out.extend(strings(
+        doc.get("build-system").and_then(|b| b.get("requires")),
+    ));
+    out
+}
+
+/// The requirements an install reads from a `setup.cfg`:
+/// `install_requires` and `setup_requires` under `[options]`, and every
+/// extra under `[options.extras_require]`. A value goes on over the
+/// indented lines after its key.
+fn setup_cfg_requirements(data: &[u8]) -> Vec<&str> {
+    let mut section = String::new();
+    let mut key = String::new();
+    let mut out = Vec::new();
+    for line in lines(data) {
+        let t = line.trim();
+        if t.starts_with('#') || t.starts_with(';') || t.is_empty() {
+            continue;
+        }
+        let value = if line.starts_with([' ', '\t']) {
+            t
+        } else if let Some(name) = t.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+            section = name.trim().to_ascii_lowercase();
+            key.clear();
+            continue;
+        } else {
+            let (k, v) = t.split_once(['=', ':']).unwrap_or((t, ""));
+            key = k.trim().to_ascii_lowercase().replace('-', "_");
+            v.trim()
+        };
+        let read = match section.as_str() {
+            "options" => matches!(key.as_str(), "install_requires" | "setup_requires"),
+            "options.extras_require" => true,
+            _ => false,
+        };
+        if read && !value.is_empty() {
+            out.push(value);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn npm(deps: &str) -> Vec<String> {
+        let text = format!("{{\"name\": \"x\", {deps}}}");
+        let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        off_registry_dependencies("package/package.json", text.as_bytes(), Some(&json))
+    }
+
+    #[test]
+    fn npm_dependencies_from_outside_the_registry_are_named() {
+        for spec in [
+            "https://files.example.net/helper-1.0.0.tgz",
+            "http://10.0.0.1/h.tgz",
+            "git+https://example.net/x/helper.git",
+            "git+ssh://git@github.com/x/helper.git#v1",
+            "git://example.net/helper.git",
+            "github:user/helper",
+            "user/helper#main",
+            "file:../helper",
+            "./vendor/helper",
+        ] {
+            let found = npm(&format!("\"dependencies\": {{\"helper\": \"{spec}\"}}"));
+            assert_eq!(found, [format!("dependencies.helper = {spec}")], "{spec}");
+        }
+        assert_eq!(
+            npm(
+                r#""optionalDependencies": {"a": "github:u/a"}, "peerDependencies": {"b": "https://h/b.tgz"}"#
+            ),
+            [
+                "optionalDependencies.a = github:u/a",
+                "peerDependencies.b = https://h/b.tgz"
+            ]
+        );
+    }
+
+    #[test]
+    fn registry_releases_and_dev_dependencies_do_not_count() {
+        for spec in [
+            "^1.2.3",
+            "~1.0",
+            "1.x || >=2.5.0",
+            "1.0.0 - 2.9999.9999",
+            "latest",
+            "*",
+            "",
+            "npm:@scope/real@^1",
+            "workspace:*",
+        ] {
+            let deps = format!("\"dependencies\": {{\"helper\": \"{spec}\"}}");
+            assert!(npm(&deps).is_empty(), "{spec}");
+        }
+        assert!(npm(r#""devDependencies": {"t": "github:u/t"}"#).is_empty());
+        // A test fixture's manifest, or a bundled dependency's.
+        let json: serde_json::Value =
+            serde_json::from_str(r#"{"dependencies": {"h": "github:u/h"}}"#).unwrap();
+        for path in [
+            "package/test/fixtures/package.json",
+            "package/node_modules/h/package.json",
+        ] {
+            assert!(
+                off_registry_dependencies(path, b"", Some(&json)).is_empty(),
+                "{path}"
+            );
+        }
+    }
+
+    #[test]
+    fn python_direct_references_are_named() {
+        let cases: [(&str, &str, &str); 6] = [
+            (
+                "tomli-2.5.0/pyproject.toml",
+                "[project]\ndependencies = [\"helper @ https://files.example.net/helper-1.0-py3-none-any.whl\"]\n",
+                "helper @ https://files.example.net/helper-1.0-py3-none-any.whl",
+            ),
+            (
+                "pkg-1.0/setup.cfg",
+                "[options]\ninstall_requires =\n    helper[fast] @ git+https://example.net/helper.git@v1\n",
+                "helper[fast] @ git+https://example.net/helper.git@v1",
+            ),
+            (
+                "pkg-1.0/pyproject.toml",
+                "[build-system]\nrequires = [\"setuptools\", \"backend @ https://h/backend.tgz\"]\n[project.optional-dependencies]\nfast = [\"x>=1\"]\n",
+                "backend @ https://h/backend.tgz",
+            ),
+            (
+                "pkg-1.0/setup.py",
+                "setup(install_requires=['helper@file:///tmp/helper'])\n",
+                "helper@file:///tmp/helper",
+            ),
+            (
+                "pkg-1.0.dist-info/METADATA",
+                "Name: pkg\nRequires-Dist: helper @ https://h/helper.whl ; python_version >= '3.8'\n",
+                "helper @ https://h/helper.whl",
+            ),
+            (
+                "pkg-1.0/PKG-INFO",
+                "Requires-Dist: helper @ ssh://git@h/helper\n",
+                "helper @ ssh://git@h/helper",
+            ),
+        ];
+        for (path, text, want) in cases {
+            assert_eq!(
+                off_registry_dependencies(path, text.as_bytes(), None),
+                [want],
+                "{path}"
+            );
+        }
+    }
+
+    #[test]
+    fn python_requirements_from_an_index_and_other_files_do_not_count() {
+        let ordinary = "[project]\ndependencies = [\"requests>=2\", \"tomli; python_version < '3.11'\"]\nurls = { Home = \"https://example.net\" }\nauthors = [{ email = \"me@example.net\" }]\n";
+        assert!(
+            off_registry_dependencies("p/pyproject.toml", ordinary.as_bytes(), None).is_empty()
+        );
+        // Groups and a tool's environments are not installed with the
+        // package (black's `diff-shades` group, soupsieve's hatch docs
+        // environment).
+        let dev = "[dependency-groups]\ndiff = [\"diff-shades @ https://h/stable.zip\"]\n[tool.hatch.envs.docs]\ndependencies = [\"theme @ git+https://h/theme.git\"]\n";
+        assert!(off_registry_dependencies("p/pyproject.toml", dev.as_bytes(), None).is_empty());
+        let cfg = "[options.extras_require]\n[testenv]\ndeps = helper @ https://h/helper.whl\n";
+        assert!(off_registry_dependencies("p/setup.cfg", cfg.as_bytes(), None).is_empty());
+        let commented = "# helper @ https://h/helper.whl\n";
+        assert!(
+            off_registry_dependencies("p/pyproject.toml", commented.as_bytes(), None).is_empty()
+        );
+        // Only `Requires-Dist` lines of metadata; not a description naming one.
+        let described = "Description: install helper @ https://h/helper.whl by hand\n";
+        assert!(off_registry_dependencies("p/PKG-INFO", described.as_bytes(), None).is_empty());
+        // Other files, and manifests of tests.
+        let dep = "helper @ https://h/helper.whl\n";
+        for path in [
+            "p/requirements.txt",
+            "p/tests/data/pyproject.toml",
+            "p/src/pkg/setup.py",
+        ] {
+            assert!(
+                off_registry_dependencies(path, dep.as_bytes(), None).is_empty(),
+                "{path}"
+            );
+        }
+    }
+}
