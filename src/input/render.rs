@@ -237,6 +237,32 @@ pub fn is_compiled(path: &str) -> bool {
         || path.split('/').any(|part| part == "__pycache__")
 }
 
+/// The kind of native machine code `data` starts as, by its magic bytes:
+/// an ELF object (Linux `.so`, `.node`, executables), a Mach-O one (thin
+/// or fat; a Java class file shares the fat magic but not its small
+/// architecture count), or a PE image (Windows `.dll`, `.pyd`, `.exe`:
+/// `MZ` and a `PE` signature where its header says).
+pub fn native_code(data: &[u8]) -> Option<&'static str> {
+    let u32_at = |at: usize, big: bool| {
+        let b: [u8; 4] = data.get(at..at + 4)?.try_into().ok()?;
+        Some(if big {
+            u32::from_be_bytes(b)
+        } else {
+            u32::from_le_bytes(b)
+        })
+    };
+    match data.get(..4)? {
+        b"\x7fELF" => Some("ELF"),
+        [0xfe, 0xed, 0xfa, 0xce | 0xcf] | [0xce | 0xcf, 0xfa, 0xed, 0xfe] => Some("Mach-O"),
+        [0xca, 0xfe, 0xba, 0xbe] if u32_at(4, true)? < 45 => Some("Mach-O"),
+        [b'M', b'Z', ..] => {
+            let at = u32_at(0x3c, false)? as usize;
+            (data.get(at..at.checked_add(4)?)? == b"PE\0\0").then_some("PE")
+        }
+        _ => None,
+    }
+}
+
 /// Compiled Python that makes an input opaque: not in a test tree, which
 /// [`is_inert`] counts as data when it is not Python source (a test
 /// fixture's `__pycache__`, importlib_metadata's sample eggs), as the
@@ -723,12 +749,20 @@ struct HiddenCode {
     /// (manifest, a dependency an install fetches from outside a registry)
     /// ([`super::fetched`]).
     fetched: Vec<(String, String)>,
+    /// (file, kind) of native machine code outside test trees
+    /// ([`native_code`]).
+    native: Vec<(String, &'static str)>,
 }
 
 impl HiddenCode {
     fn look_at(&mut self, m: &Member) {
         if let Some(e) = foreign_encoding(&m.path, &m.data) {
             self.encoded.push((m.path.clone(), e));
+        }
+        // Test trees are data, as for compiled Python: packaging's tests
+        // carry ELF files to read their headers.
+        if let Some(kind) = native_code(&m.data).filter(|_| !in_test_tree(&m.path)) {
+            self.native.push((m.path.clone(), kind));
         }
         // Read once for what it makes Node run, its install scripts and
         // the dependencies it fetches.
@@ -786,6 +820,7 @@ impl HiddenCode {
         self.unread_unchanged.extend(other.unread_unchanged);
         self.altered_unread.extend(other.altered_unread);
         self.fetched.extend(other.fetched);
+        self.native.extend(other.native);
         self.spying.extend(other.spying);
         self.tests_unread.extend(other.tests_unread);
         self.tests_spying.extend(other.tests_spying);
@@ -818,6 +853,7 @@ impl HiddenCode {
         self.unread_unchanged.sort();
         self.altered_unread.sort();
         self.fetched.sort();
+        self.native.sort();
         self.spying.sort();
         self.openings.sort();
     }
@@ -981,6 +1017,15 @@ fn spying_note(found: &[(String, usize, &str)]) -> Option<String> {
 
 /// The reason the pre-check alone does not allow a package whose install
 /// runs its code.
+fn native_note(found: &[(String, &'static str)]) -> Option<String> {
+    let shown: Vec<String> = found.iter().map(|(p, k)| format!("{p} ({k})")).collect();
+    files_note(&shown, |n, names| {
+        format!(
+            "holds {n} file(s) of native machine code that no reader of its text can judge ({names}): Python and Node load extension modules as they are, and a package runs the executables it ships; review the binaries, or scan the source they were built from, and allowlist the artifact by sha256"
+        )
+    })
+}
+
 fn fetched_note(found: &[(String, String)]) -> Option<String> {
     let shown: Vec<String> = found.iter().map(|(p, d)| format!("{p}: {d}")).collect();
     files_note(&shown, |n, names| {
@@ -1447,6 +1492,7 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
         encoding_note(&hidden.encoded),
         entry_note(&hidden.runs_as_js()),
         fetched_note(&hidden.fetched),
+        native_note(&hidden.native),
     ]);
     input.not_on_scores_alone = hidden.not_on_scores_alone();
     if !holds_content(&input.text) {
@@ -1733,6 +1779,7 @@ pub fn render_package_mode(
         encoding_note(&hidden.encoded),
         entry_note(&hidden.runs_as_js()),
         fetched_note(&hidden.fetched),
+        native_note(&hidden.native),
     ]);
     input.not_on_scores_alone = hidden.not_on_scores_alone();
     input.base = base
@@ -2102,6 +2149,34 @@ mod tests {
             ]
         );
         assert_eq!(paths(RenderMode::Corpus), ["index.js"]);
+    }
+
+    #[test]
+    fn native_code_is_known_by_its_magic_bytes() {
+        let mut pe = b"MZ".to_vec();
+        pe.resize(0x80, 0);
+        pe[0x3c] = 0x40;
+        pe[0x40..0x44].copy_from_slice(b"PE\0\0");
+        let cases: [(&[u8], Option<&str>); 10] = [
+            (b"\x7fELF\x02\x01\x01\0", Some("ELF")),
+            (b"\xcf\xfa\xed\xfe\x07\0\0\x01", Some("Mach-O")),
+            (b"\xfe\xed\xfa\xce\0\0\0\x12", Some("Mach-O")),
+            // Fat Mach-O: two architectures; a Java class file: version 52.
+            (b"\xca\xfe\xba\xbe\0\0\0\x02", Some("Mach-O")),
+            (b"\xca\xfe\xba\xbe\0\0\0\x34", None),
+            (&pe, Some("PE")),
+            // `MZ` without a PE header where it points: text, or a stub.
+            (b"MZ is a two-letter code.\n", None),
+            (&pe[..0x42], None),
+            (b"\x7fEL", None),
+            (b"", None),
+        ];
+        for (data, want) in cases {
+            assert_eq!(native_code(data), want, "{data:?}");
+        }
+        let mut far = pe.clone();
+        far[0x3c..0x40].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert_eq!(native_code(&far), None);
     }
 
     #[test]

@@ -1058,6 +1058,53 @@ fn compiled_python_cannot_be_cleared() {
     assert!(!corpus.contains("helper.pyc"), "{corpus}");
 }
 
+/// Native machine code is code no reader of a package's text can judge,
+/// as compiled Python is: Node loads a `.node` addon and Python an
+/// extension module as they are, whatever the rest of the package says.
+/// is-number shipping a prebuilt addon it requires was allowed on the
+/// pre-check's scores (session 22), and so were five popular binary wheels
+/// whatever their `.so` held. Now opaque, named with its kind; the same
+/// bytes in a test tree, and a text that starts with `MZ`, change nothing.
+#[test]
+fn native_machine_code_cannot_be_cleared() {
+    let c = Canary::new();
+    let mut elf = b"\x7fELF\x02\x01\x01\0".to_vec();
+    elf.resize(4096, 0);
+    let index = tgz_member("packages/benign/is-number-7.0.0.tgz", "package/index.js");
+    let mut requiring = index.clone();
+    requiring.extend_from_slice(b"\nconst addon = require('./prebuilds/linux-x64/addon.node');\n");
+    let p = is_number_with_all(
+        &c,
+        "addon.tgz",
+        &[
+            ("package/index.js", &requiring),
+            ("package/prebuilds/linux-x64/addon.node", &elf),
+        ],
+    );
+    let (o, r) = scan_path_json(&c, &p);
+    assert_reason(&o, &r, (2, "inconclusive"));
+    let pol = &r["policies"][0];
+    let note = pol["precheck"]["note"].as_str().unwrap();
+    assert!(
+        note.contains("1 file(s) of native machine code")
+            && note.contains("package/prebuilds/linux-x64/addon.node (ELF)"),
+        "{note}"
+    );
+    assert!(pol["detectors"].as_array().unwrap().is_empty());
+    for (name, path, data) in [
+        ("in-tests.tgz", "package/test/fixtures/hello", &elf[..]),
+        (
+            "mz.tgz",
+            "package/docs/MZ.md",
+            &b"MZ is a two-letter code.\n"[..],
+        ),
+    ] {
+        let p = is_number_with(&c, name, path, data);
+        let (o, r) = scan_path_json(&c, &p);
+        assert_reason(&o, &r, (0, "precheck-harmless"));
+    }
+}
+
 /// Archives that pip (through Python's tarfile and zipfile) unpacks
 /// differently from a naive reader, end to end. Each was allowed, or read
 /// as another file, before: a second gzip member holding setup.py, a
