@@ -430,6 +430,12 @@ pub fn is_inert(path: &str) -> bool {
         return true;
     }
     let (_, lower) = file_name(path);
+    // CMake's build script runs when a scikit-build or CMake backend builds
+    // the sdist: as a `.txt` it was read as a document, and its
+    // `execute_process(COMMAND sh -c "curl … | sh")` allowed unread.
+    if lower == "cmakelists.txt" {
+        return false;
+    }
     matches!(
         extension(&lower),
         "txt"
@@ -2060,6 +2066,8 @@ mod tests {
             "tests/examplefiles/wowtoc/files.toc",
             "pkg/Test/data/sample.c",
             "testdata/blob",
+            "tests/cmake/CMakeLists.txt",
+            "requirements.txt",
         ] {
             assert!(is_inert(p), "{p}");
         }
@@ -2086,6 +2094,10 @@ mod tests {
             "LICENSE.sh",
             "pkg/record.pyx",
             "pkg/changes.pth",
+            // CMake's build script, which a scikit-build backend runs.
+            "CMakeLists.txt",
+            "src/ext/CMakeLists.txt",
+            "cmake/FindThing.cmake",
             // A test tree's code stays code; only whole directory names count.
             "tests/__init__.py",
             "tests/run_all.sh",

