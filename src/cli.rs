@@ -107,7 +107,7 @@ enum SlicingArg {
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum ViewArg {
     Text,
-    /// `capabilities/v6`: capability lines with context, file by file.
+    /// `capabilities/v7`: capability lines with context, file by file.
     Capabilities,
 }
 

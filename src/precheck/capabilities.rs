@@ -57,8 +57,13 @@ use crate::report::Span;
 /// `torch.load`, `shelve.open`, `allow_pickle=True`, `CodeType`, a worker
 /// given code as a string). v6 (session 21) adds what two more probes
 /// used with an empty view: `distutils.spawn` and `pkgutil.resolve_name`.
+/// v7 (session 22) adds process runners other libraries name, which 15 of
+/// 15 probes used with an empty view or under the veto's threshold:
+/// pydoc's pagers, pexpect, ptyprocess, `sh`, plumbum, invoke, Python 2's
+/// `commands` and `popen2`, pywin32 and WMI; npm's execa, cross-spawn,
+/// shelljs, zx, node-pty and sudo-prompt.
 /// A model calibrated on another lexicon's views is refused.
-pub const LEXICON: &str = "capabilities/v6";
+pub const LEXICON: &str = "capabilities/v7";
 
 /// Lines of context kept on each side of a capability line.
 pub const CONTEXT: usize = 2;
@@ -93,6 +98,18 @@ pub const CLASSES: &[(&str, &str)] = &[
             // a method named by a string (`methodcaller('system', c)(os)`),
             // os under another name in a list (`import sys, os as o`), and a
             // parenthesised import from os whose names follow on later lines.
+            // v7: process runners by other libraries' names: pydoc's pagers
+            // (a shell command), pexpect and ptyprocess, the `sh` and
+            // plumbum libraries, invoke's `run`, Python 2's `commands` and
+            // `popen2`, pywin32's process calls, WMI's `Win32_Process`
+            // `Create`; npm's execa, cross-spawn, shelljs, zx, node-pty and
+            // sudo-prompt. Libraries by their import or use, not by name
+            // alone: a dependency list naming `execa` or `pexpect` (chalk's
+            // package.json) runs nothing.
+            r#"|\bpydoc\.(?:pipepager|tempfilepager)\b|\bfrom\s+pydoc\s+import\b.*\b(?:pipepager|tempfilepager)\b|\b(?:pipe|tempfile)_pager\s*\("#,
+            r#"|\b(?:import|from)\s+(?:pexpect|ptyprocess|plumbum)\b|\b(?:pexpect|ptyprocess)\.\w|\bplumbum\.(?:local|cmd)\b|\bimport\s+sh\b|\bfrom\s+sh\s+import\b|\bsh\.(?:Command|bash|curl|wget)\s*\(|\binvoke\.(?:run|sudo)\s*\(|\bfrom\s+invoke\s+import\b.*\b(?:run|sudo)\b"#,
+            r#"|\bcommands\.getstatusoutput\b|\bpopen2\b|\bwin32process\b|\bWinExec\b|\bWin32_Process\b[^\n]*\bCreate\b"#,
+            r#"|\bexeca(?:Sync|Command|CommandSync|Node)?\s*\(|\b(?:require\s*\(\s*|from\s+|import\s*\(?\s*)['"](?:execa|cross-spawn|shelljs|zx|node-pty|sudo-prompt)(?:/[\w-]+)?['"]"#,
             r#"|\bspawnv_passfds\b|\b_posixsubprocess\b|subprocess_(?:exec|shell)\b|\bimport\s.*,\s*(?:os|posix|nt)\s+as\b|\bfrom\s+(?:os|posix|nt)\s+import\s*\(\s*$|\bmethodcaller\s*\(\s*[^'"\s)]|\b(?:methodcaller|attrgetter)\s*\(\s*['"](?:system|popen|exec\w*|spawn\w*|fork\w*|startfile|posix_spawnp?)['"]"#,
         ),
     ),
@@ -269,6 +286,21 @@ fn matches(line: &[u8]) -> bool {
 /// DFA built states for every line it read, afresh in every process: before
 /// this search, 60 % of certifi's scan was that.
 pub const NEEDLES: &[&str] = &[
+    // v7
+    "pydoc",
+    "_pager",
+    "pexpect",
+    "ptyprocess",
+    "sh.Command",
+    "sh.bash",
+    "sh.curl",
+    "sh.wget",
+    "plumbum",
+    "invoke.",
+    "getstatusoutput",
+    "win32process",
+    "WinExec",
+    "Win32_Process",
     // v6
     "resolve_name",
     // v5
@@ -1304,6 +1336,34 @@ mod tests {
     fn every_class_compiles_and_names_what_it_matches() {
         assert_eq!(lexicon().len(), CLASSES.len());
         let cases = [
+            // v7
+            ("pydoc.pipepager('', cmd)", "process"),
+            ("from pydoc import tempfilepager", "process"),
+            ("_pyrepl.pager.pipe_pager(text, cmd)", "process"),
+            ("child = pexpect.spawn(cmd)", "process"),
+            ("p = ptyprocess.PtyProcess.spawn(argv)", "process"),
+            ("import sh", "process"),
+            ("sh.bash('-c', cmd)", "process"),
+            ("from plumbum import local", "process"),
+            ("local = plumbum.local", "process"),
+            ("invoke.run(cmd, hide=True)", "process"),
+            ("from invoke import run", "process"),
+            ("s, o = commands.getstatusoutput(cmd)", "process"),
+            ("import popen2", "process"),
+            (
+                "win32process.CreateProcess(None, cmd, None, None, 0, 0, None, None, si)",
+                "process",
+            ),
+            ("win32api.WinExec(cmd, 0)", "process"),
+            ("wmi.WMI().Win32_Process.Create(CommandLine=cmd)", "process"),
+            ("const { execa } = require('execa');", "process"),
+            ("import {execa} from 'execa';", "process"),
+            ("execaSync('sh', ['-c', cmd]);", "process"),
+            ("require('cross-spawn')('sh', args);", "process"),
+            ("require('shelljs').exec(cmd);", "process"),
+            ("import { $ } from 'zx';", "process"),
+            ("require('node-pty').spawn('sh', args, {});", "process"),
+            ("require('sudo-prompt').exec(cmd, opts, cb);", "process"),
             // v6
             ("from distutils.spawn import spawn", "process"),
             ("setuptools._distutils.spawn.spawn(cmd)", "process"),
@@ -1463,6 +1523,15 @@ mod tests {
             "all = ['pandas[plot,output-formatting,clipboard,compression]',",
             // dnspython's own resolver, not pkgutil's.
             "answer = self.resolve_name(name, family)",
+            // Not the `sh` library, an invoke task, or a `zx` string.
+            "import shutil",
+            "digest = hash.sha256(data)",
+            "result = self.invoke(name, args)",
+            "fmt = 'zx'",
+            // Dependency lists name libraries; they run nothing.
+            "\t\t\"execa\": \"^6.0.0\",",
+            "    \"pexpect>4.3; sys_platform != 'win32'\",",
+            "\"cross-spawn\": \"^7.0.3\",",
         ] {
             assert!(classes_of(line.as_bytes()).is_empty(), "{line:?}");
         }

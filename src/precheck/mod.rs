@@ -129,7 +129,7 @@ pub enum View {
     /// Only its capability lines with context ([`capabilities`]); named
     /// with the lexicon's version, so a model cannot silently be read
     /// through a different lexicon than it was trained with.
-    #[serde(rename = "capabilities/v6")]
+    #[serde(rename = "capabilities/v7")]
     Capabilities,
 }
 

@@ -172,7 +172,7 @@ pub struct VetoReport {
     pub location: Option<String>,
     /// Whether its top score was below its own harmless-below.
     pub cleared: bool,
-    /// The veto reads a view of the input (`capabilities/v6`: the lines
+    /// The veto reads a view of the input (`capabilities/v7`: the lines
     /// that can act on the machine) and this input has no line in it: its
     /// score 0 means "nothing for it to read", not "read and cleared".
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

@@ -1856,6 +1856,45 @@ fn ways_to_act_lexicon_v3_had_no_name_for_are_read_by_the_veto() {
     }
 }
 
+/// Process runners other libraries name, which lexicon v6 did not:
+/// is-number running a command through execa, cross-spawn or node-pty had
+/// an empty view and was allowed (session 22). Lexicon v7 names them by
+/// their import or call, and each is vetoed at the file that holds it; a
+/// package.json that only lists one among its dependencies is not read as
+/// running it (chalk's lists execa).
+#[test]
+fn process_runners_lexicon_v6_had_no_name_for_are_read_by_the_veto() {
+    let c = Canary::new();
+    for (name, code) in [
+        (
+            "execa.tgz",
+            &b"const { execa } = require('execa');
+execa('sh', ['-c', cmd]);
+"[..],
+        ),
+        (
+            "cross-spawn.tgz",
+            b"require('cross-spawn')('sh', ['-c', cmd], { detached: true });
+",
+        ),
+        (
+            "node-pty.tgz",
+            b"require('node-pty').spawn('sh', ['-c', cmd], {});
+",
+        ),
+    ] {
+        let p = is_number_with(&c, name, "package/lib/util.js", code);
+        let (o, r) = scan_path_json(&c, &p);
+        assert_vetoed_at(&o, &r, "lib/util.js:");
+    }
+    let listed = |json: &mut serde_json::Value| {
+        json["devDependencies"] = serde_json::json!({ "execa": "^6.0.0", "cross-spawn": "^7.0.3" });
+    };
+    let p = is_number_edited(&c, "listed.tgz", Some(&listed), &[]);
+    let (o, r) = scan_path_json(&c, &p);
+    assert_reason(&o, &r, (0, "precheck-harmless"));
+}
+
 /// Ways to reach the environment that lexicon v4 had no name for:
 /// is-number reading it through `Reflect.get(process, 'env')` or Node's
 /// `process` module had an empty view and was allowed (main model below
