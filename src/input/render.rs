@@ -758,6 +758,9 @@ struct HiddenCode {
     /// (file, kind) of native machine code outside test trees
     /// ([`native_code`]).
     native: Vec<(String, &'static str)>,
+    /// The same in test trees: they count when the package's code can
+    /// import those files ([`openings`](Self::openings)).
+    tests_native: Vec<(String, &'static str)>,
 }
 
 impl HiddenCode {
@@ -765,10 +768,14 @@ impl HiddenCode {
         if let Some(e) = foreign_encoding(&m.path, &m.data) {
             self.encoded.push((m.path.clone(), e));
         }
-        // Test trees are data, as for compiled Python: packaging's tests
-        // carry ELF files to read their headers.
-        if let Some(kind) = native_code(&m.data).filter(|_| !in_test_tree(&m.path)) {
-            self.native.push((m.path.clone(), kind));
+        // Test trees are data, as for compiled Python (packaging's tests
+        // carry ELF files to read their headers), unless the package's
+        // code opens them.
+        if let Some(kind) = native_code(&m.data) {
+            match in_test_tree(&m.path) {
+                true => self.tests_native.push((m.path.clone(), kind)),
+                false => self.native.push((m.path.clone(), kind)),
+            }
         }
         // Read once for what it makes Node run, its install scripts and
         // the dependencies it fetches.
@@ -827,6 +834,7 @@ impl HiddenCode {
         self.altered_unread.extend(other.altered_unread);
         self.fetched.extend(other.fetched);
         self.native.extend(other.native);
+        self.tests_native.extend(other.tests_native);
         self.spying.extend(other.spying);
         self.tests_unread.extend(other.tests_unread);
         self.tests_spying.extend(other.tests_spying);
@@ -845,6 +853,7 @@ impl HiddenCode {
         self.opened = self.tests_unread.len() + self.tests_spying.len();
         self.unread.append(&mut self.tests_unread);
         self.spying.append(&mut self.tests_spying);
+        self.native.append(&mut self.tests_native);
     }
 
     /// Puts what was found in path order: members are looked at in batches

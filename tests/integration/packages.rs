@@ -1091,6 +1091,21 @@ fn native_machine_code_cannot_be_cleared() {
         "{note}"
     );
     assert!(pol["detectors"].as_array().unwrap().is_empty());
+    // In a test tree the package's code requires, it counts.
+    let mut opening = index.clone();
+    opening.extend_from_slice(b"\nconst addon = require('./test/addon.node');\n");
+    let p = is_number_with_all(
+        &c,
+        "opened.tgz",
+        &[
+            ("package/index.js", &opening),
+            ("package/test/addon.node", &elf),
+        ],
+    );
+    let (o, r) = scan_path_json(&c, &p);
+    assert_reason(&o, &r, (2, "inconclusive"));
+    let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+    assert!(note.contains("package/test/addon.node (ELF)"), "{note}");
     for (name, path, data) in [
         ("in-tests.tgz", "package/test/fixtures/hello", &elf[..]),
         (
