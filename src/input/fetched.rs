@@ -174,7 +174,110 @@ fn pyproject_requirements(data: &[u8]) -> Vec<String> {
     out.extend(strings(
         doc.get("build-system").and_then(|b| b.get("requires")),
     ));
+    // Poetry's own tables, which poetry-core turns into the metadata's
+    // requirements: a dependency given as a git repository, a URL or a
+    // path (`helper = { git = "https://…" }`), in the main dependencies or
+    // the main group (other groups are a developer's, not installed).
+    let poetry = doc.get("tool").and_then(|t| t.get("poetry"));
+    let main_group = poetry
+        .and_then(|p| p.get("group"))
+        .and_then(|g| g.get("main"))
+        .and_then(|m| m.get("dependencies"));
+    for deps in [poetry.and_then(|p| p.get("dependencies")), main_group]
+        .into_iter()
+        .flatten()
+        .filter_map(toml::Value::as_table)
+    {
+        for (name, spec) in deps {
+            let specs = match spec {
+                toml::Value::Array(a) => a.iter().collect(),
+                other => vec![other],
+            };
+            for spec in specs {
+                for (key, prefix) in [("git", "git+"), ("url", ""), ("path", "file://")] {
+                    if let Some(at) = spec.get(key).and_then(toml::Value::as_str) {
+                        // `git@host:user/repo.git`, scp's form, has no scheme.
+                        let prefix = match key {
+                            "git" if !at.contains("://") => "git+ssh://",
+                            _ => prefix,
+                        };
+                        out.push(format!("{name} @ {prefix}{at}"));
+                    }
+                }
+            }
+        }
+    }
     out
+}
+
+/// Files whose lines a manifest at `path` makes its requirements, as
+/// paths relative to the manifest's folder: setuptools' `dynamic`
+/// dependencies and extras from files (`[tool.setuptools.dynamic]
+/// dependencies = { file = ["requirements.txt"] }` in a `pyproject.toml`,
+/// `install_requires = file: requirements.txt` in a `setup.cfg`). Their
+/// direct references count as the manifest's own
+/// ([`direct_references_in`]): an install reads them just the same.
+pub fn requirement_files(path: &str, data: &[u8]) -> Vec<String> {
+    if !is_own_manifest(path) {
+        return Vec::new();
+    }
+    match file_name(path).0 {
+        "pyproject.toml" => {
+            let Some(doc) = std::str::from_utf8(data)
+                .ok()
+                .and_then(|t| toml::from_str::<toml::Table>(t).ok())
+            else {
+                return Vec::new();
+            };
+            let dynamic = doc
+                .get("tool")
+                .and_then(|t| t.get("setuptools"))
+                .and_then(|s| s.get("dynamic"));
+            let mut specs: Vec<&toml::Value> = dynamic
+                .and_then(|d| d.get("dependencies"))
+                .into_iter()
+                .collect();
+            if let Some(extras) = dynamic
+                .and_then(|d| d.get("optional-dependencies"))
+                .and_then(toml::Value::as_table)
+            {
+                specs.extend(extras.values());
+            }
+            specs
+                .into_iter()
+                .filter_map(|spec| spec.get("file"))
+                .flat_map(|f| match f {
+                    toml::Value::String(one) => vec![one.clone()],
+                    toml::Value::Array(many) => many
+                        .iter()
+                        .filter_map(|v| v.as_str().map(str::to_string))
+                        .collect(),
+                    _ => Vec::new(),
+                })
+                .collect()
+        }
+        "setup.cfg" => setup_cfg_requirements(data)
+            .into_iter()
+            .filter_map(|v| v.strip_prefix("file:"))
+            .flat_map(|files| files.split(',').map(|f| f.trim().to_string()))
+            .filter(|f| !f.is_empty())
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The direct references (`name @ URL`) on the requirement lines of a text
+/// file: a requirements file a manifest names ([`requirement_files`]).
+pub fn direct_references_in(data: &[u8]) -> Vec<String> {
+    lines(data)
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .flat_map(|l| {
+            direct_reference()
+                .find_iter(l.as_bytes())
+                .map(|m| String::from_utf8_lossy(m.as_bytes()).into_owned())
+                .collect::<Vec<_>>()
+        })
+        .collect()
 }
 
 /// The requirements an install reads from a `setup.cfg`:
@@ -322,6 +425,59 @@ mod tests {
                 "{path}"
             );
         }
+    }
+
+    #[test]
+    fn poetry_dependencies_from_outside_a_registry_are_named() {
+        let text = r#"
+[tool.poetry.dependencies]
+python = "^3.8"
+requests = "^2.31"
+helper = { git = "https://example.net/x/helper.git", branch = "main" }
+scp = { git = "git@example.net:x/scp.git" }
+wheel = { url = "https://h/wheel-1.0-py3-none-any.whl" }
+local = [{ path = "../local", markers = "sys_platform == 'linux'" }, { version = "^1" }]
+
+[tool.poetry.group.main.dependencies]
+grouped = { git = "https://example.net/x/grouped.git" }
+
+[tool.poetry.group.dev.dependencies]
+devtool = { git = "https://example.net/x/devtool.git" }
+"#;
+        let found = off_registry_dependencies("p/pyproject.toml", text.as_bytes(), None);
+        assert_eq!(
+            found,
+            [
+                "helper @ git+https://example.net/x/helper.git",
+                "local @ file://../local",
+                "scp @ git+ssh://git@example.net:x/scp.git",
+                "wheel @ https://h/wheel-1.0-py3-none-any.whl",
+                "grouped @ git+https://example.net/x/grouped.git",
+            ]
+        );
+    }
+
+    #[test]
+    fn requirement_files_a_manifest_names_are_found() {
+        let pyproject = "[project]\ndynamic = [\"dependencies\"]\n[tool.setuptools.dynamic]\ndependencies = { file = [\"requirements.txt\", \"req/extra.in\"] }\noptional-dependencies.fast = { file = \"fast.txt\" }\n";
+        assert_eq!(
+            requirement_files("p/pyproject.toml", pyproject.as_bytes()),
+            ["requirements.txt", "req/extra.in", "fast.txt"]
+        );
+        let cfg = "[options]\ninstall_requires = file: requirements.txt, more.txt\n[options.extras_require]\nfast = file: fast.txt\n";
+        assert_eq!(
+            requirement_files("p/setup.cfg", cfg.as_bytes()),
+            ["requirements.txt", "more.txt", "fast.txt"]
+        );
+        // Not a test fixture's manifest, nor one naming no file.
+        assert!(requirement_files("p/tests/pyproject.toml", pyproject.as_bytes()).is_empty());
+        assert!(requirement_files("p/pyproject.toml", b"[project]\nname = \"p\"\n").is_empty());
+        assert_eq!(
+            direct_references_in(
+                b"# helper @ https://h/x.whl\nrequests>=2\nhelper @ https://h/helper.whl\n"
+            ),
+            ["helper @ https://h/helper.whl"]
+        );
     }
 
     #[test]

@@ -761,6 +761,11 @@ struct HiddenCode {
     /// The same in test trees: they count when the package's code can
     /// import those files ([`openings`](Self::openings)).
     tests_native: Vec<(String, &'static str)>,
+    /// Files a manifest makes its requirements
+    /// ([`requirement_files`](super::fetched::requirement_files)), whose
+    /// direct references count as fetched dependencies
+    /// ([`resolve_requirement_files`](Self::resolve_requirement_files)).
+    requirement_files: Vec<String>,
 }
 
 impl HiddenCode {
@@ -790,6 +795,10 @@ impl HiddenCode {
         }
         for dep in super::fetched::off_registry_dependencies(&m.path, &m.data, json.as_ref()) {
             self.fetched.push((m.path.clone(), dep));
+        }
+        let dir = m.path.rsplit_once('/').map_or("", |(d, _)| d);
+        for file in super::fetched::requirement_files(&m.path, &m.data) {
+            self.requirement_files.extend(resolve_from(dir, &file));
         }
         // npm's default install script for a package with a binding.gyp,
         // and node-gyp runs the `<!(…)` commands in it.
@@ -835,6 +844,7 @@ impl HiddenCode {
         self.fetched.extend(other.fetched);
         self.native.extend(other.native);
         self.tests_native.extend(other.tests_native);
+        self.requirement_files.extend(other.requirement_files);
         self.spying.extend(other.spying);
         self.tests_unread.extend(other.tests_unread);
         self.tests_spying.extend(other.tests_spying);
@@ -854,6 +864,24 @@ impl HiddenCode {
         self.unread.append(&mut self.tests_unread);
         self.spying.append(&mut self.tests_spying);
         self.native.append(&mut self.tests_native);
+    }
+
+    /// Counts the direct references of the requirement files manifests
+    /// name as fetched dependencies, reading each file's text with
+    /// `text_of(path)`. Called once every member was looked at: which files
+    /// a manifest names is known only then, and only those are read.
+    fn resolve_requirement_files(&mut self, text_of: impl Fn(&str) -> Option<Vec<u8>>) {
+        let mut files = std::mem::take(&mut self.requirement_files);
+        files.sort();
+        files.dedup();
+        for file in files {
+            for dep in text_of(&file)
+                .map(|t| super::fetched::direct_references_in(&t))
+                .unwrap_or_default()
+            {
+                self.fetched.push((file.clone(), dep));
+            }
+        }
     }
 
     /// Puts what was found in path order: members are looked at in batches
@@ -911,6 +939,7 @@ impl HiddenCode {
                 .filter(|(_, t)| changed_paths.contains(t.as_str())),
         );
         self.required.extend(same.required);
+        self.requirement_files.extend(same.requirement_files);
         // A changed line that opens the tests makes unchanged test code
         // importable; an unchanged one, the changed test code.
         if !self.openings.is_empty() {
@@ -1208,6 +1237,19 @@ impl AddedBody {
         AddedBody::render(path, data, RenderMode::Scan, |_| String::new())
     }
 
+    /// The file's text as rendered (each line without its `+`), or `None`
+    /// for a binary or empty file.
+    fn text(&self) -> Option<Vec<u8>> {
+        let AddedBody::Lines { body, .. } = self else {
+            return None;
+        };
+        let mut out = Vec::with_capacity(body.len());
+        for line in body.split_inclusive('\n') {
+            out.extend_from_slice(line.strip_prefix('+').unwrap_or(line).as_bytes());
+        }
+        Some(out)
+    }
+
     /// The `+` lines of an added file, after `start(line count)`: the
     /// header for [`added`], nothing for a body whose header comes later.
     fn render(
@@ -1469,6 +1511,11 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
             notes,
         );
     };
+    // A manifest's requirement files, read from their rendered bodies
+    // while the paths are still as the manifests were read.
+    if let Ok(mut h) = hidden.lock() {
+        h.resolve_requirement_files(|p| files.iter().find(|f| f.0 == p).and_then(|f| f.1.text()));
+    }
     normalise_paths(&mut files, |f| &mut f.0, RenderMode::Scan);
     // File order before anything is listed from them: bodies arrive in
     // the order the workers finish them, and a note listing files in that
@@ -1772,6 +1819,12 @@ pub fn render_package_mode(
         new.members.iter().for_each(|m| hidden.look_at(m));
         hidden.add_unchanged(same, &new.members);
         hidden.count_tests_if_opened();
+        hidden.resolve_requirement_files(|p| {
+            new.members
+                .iter()
+                .find(|m| m.path == p)
+                .map(|m| m.data.clone())
+        });
         hidden.sort();
     }
     let r = render(old, new, mode);
@@ -2439,6 +2492,62 @@ mod tests {
             .opaque_code
             .expect("in the change");
         assert!(why.contains("lib/m.js"), "{why}");
+    }
+
+    /// Requirements a manifest takes from another file count as its own:
+    /// tomli with `dependencies = { file = ["requirements.txt"] }` and a
+    /// `helper @ https://…` line there was allowed (session 22). The same
+    /// line in a file no manifest names (a developer's requirements) does
+    /// not count, whole or in a version diff.
+    #[test]
+    fn requirement_files_a_manifest_names_are_read_for_fetched_dependencies() {
+        let dir = tempfile::tempdir().unwrap();
+        let limits = Limits::default();
+        let pyproject = "[project]\nname = \"p\"\ndynamic = [\"dependencies\"]\n[tool.setuptools.dynamic]\ndependencies = { file = [\"requirements.txt\"] }\n";
+        let line = "helper @ https://files.example.net/helper-1.0-py3-none-any.whl\n";
+        let write = |name: &str, files: &[(&str, &str)]| {
+            let files: Vec<(String, Vec<u8>)> = files
+                .iter()
+                .map(|(p, d)| (p.to_string(), d.as_bytes().to_vec()))
+                .collect();
+            tar_gz(dir.path(), name, &files)
+        };
+        let named = write(
+            "a.tar.gz",
+            &[
+                ("p-1.0/pyproject.toml", pyproject),
+                ("p-1.0/requirements.txt", line),
+                ("p-1.0/p/__init__.py", "x = 1\n"),
+            ],
+        );
+        let why = render_package(None, &named, &limits)
+            .opaque_code
+            .expect("a fetched dependency");
+        assert!(
+            why.contains("p-1.0/requirements.txt: helper @ https://files.example.net/"),
+            "{why}"
+        );
+        let base = write(
+            "b.tar.gz",
+            &[
+                ("p-1.0/pyproject.toml", pyproject),
+                ("p-1.0/requirements.txt", "requests>=2\n"),
+                ("p-1.0/p/__init__.py", "x = 1\n"),
+            ],
+        );
+        let why = render_package(Some(&base), &named, &limits)
+            .opaque_code
+            .expect("in the change");
+        assert!(why.contains("requirements.txt: helper @ "), "{why}");
+        let unnamed = write(
+            "c.tar.gz",
+            &[
+                ("p-1.0/pyproject.toml", "[project]\nname = \"p\"\n"),
+                ("p-1.0/requirements-dev.txt", line),
+                ("p-1.0/p/__init__.py", "x = 1\n"),
+            ],
+        );
+        assert_eq!(render_package(None, &unnamed, &limits).opaque_code, None);
     }
 
     /// A version diff drops unchanged members as they arrive; its text must
