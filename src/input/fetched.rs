@@ -2,7 +2,8 @@
 //! URL, a git repository or a local path named in a package's manifest
 //! (`"helper": "https://host/helper.tgz"` or `"github:user/repo"` in a
 //! `package.json`; `helper @ https://host/helper.whl` in a `pyproject.toml`,
-//! `setup.cfg`, `setup.py` or the metadata's `Requires-Dist`).
+//! `setup.cfg`, `setup.py`, the metadata's `Requires-Dist`, or a
+//! requirements file one of them names; Poetry's `{ git = "…" }`).
 //!
 //! Why: npm and pip install such a dependency with the package, and run
 //! its install scripts or build backend, but its code is in no file the
@@ -103,15 +104,7 @@ pub fn off_registry_dependencies(
     }
     let (name, _) = file_name(path);
     fn named<S: AsRef<str>>(texts: Vec<S>) -> Vec<String> {
-        texts
-            .iter()
-            .flat_map(|t| {
-                direct_reference()
-                    .find_iter(t.as_ref().as_bytes())
-                    .map(|m| String::from_utf8_lossy(m.as_bytes()).into_owned())
-                    .collect::<Vec<_>>()
-            })
-            .collect()
+        texts.iter().flat_map(|t| references(t.as_ref())).collect()
     }
     match name {
         "pyproject.toml" => named(pyproject_requirements(data)),
@@ -271,12 +264,15 @@ pub fn requirement_files(path: &str, data: &[u8]) -> Vec<String> {
 pub fn direct_references_in(data: &[u8]) -> Vec<String> {
     lines(data)
         .filter(|l| !l.trim_start().starts_with('#'))
-        .flat_map(|l| {
-            direct_reference()
-                .find_iter(l.as_bytes())
-                .map(|m| String::from_utf8_lossy(m.as_bytes()).into_owned())
-                .collect::<Vec<_>>()
-        })
+        .flat_map(references)
+        .collect()
+}
+
+/// Every direct reference in `text`, as written.
+fn references(text: &str) -> Vec<String> {
+    direct_reference()
+        .find_iter(text.as_bytes())
+        .map(|m| String::from_utf8_lossy(m.as_bytes()).into_owned())
         .collect()
 }
 
