@@ -1059,8 +1059,8 @@ fn spying_note(found: &[(String, usize, &str)]) -> Option<String> {
     })
 }
 
-/// The reason the pre-check alone does not allow a package whose install
-/// runs its code.
+/// The note that makes an input's code opaque when it holds native machine
+/// code ([`native_code`]).
 fn native_note(found: &[(String, &'static str)]) -> Option<String> {
     let shown: Vec<String> = found.iter().map(|(p, k)| format!("{p} ({k})")).collect();
     files_note(&shown, |n, names| {
@@ -1070,6 +1070,8 @@ fn native_note(found: &[(String, &'static str)]) -> Option<String> {
     })
 }
 
+/// The note that makes an input's code opaque when installing it fetches
+/// dependencies from outside a registry ([`super::fetched`]).
 fn fetched_note(found: &[(String, String)]) -> Option<String> {
     let shown: Vec<String> = found.iter().map(|(p, d)| format!("{p}: {d}")).collect();
     files_note(&shown, |n, names| {
@@ -1079,6 +1081,8 @@ fn fetched_note(found: &[(String, String)]) -> Option<String> {
     })
 }
 
+/// The reason the pre-check alone does not allow a package whose install
+/// runs its code.
 fn hooks_note(hooks: &[(String, String)]) -> Option<String> {
     let shown: Vec<String> = hooks.iter().map(|(p, h)| format!("{p}: {h}")).collect();
     files_note(&shown, |n, names| {
