@@ -73,10 +73,21 @@ fn direct_reference() -> &'static Regex {
     })
 }
 
-/// Whether `path` is one of the package's own manifests: at most one folder
-/// deep, and not in a test or documentation tree.
+/// Whether `path` is one of the package's own manifests: a file name this
+/// module reads (checked first: every member of a package passes here), at
+/// most one folder deep, and not in a test or documentation tree.
 fn is_own_manifest(path: &str) -> bool {
-    path.matches('/').count() <= 1 && !super::unread::tests_or_docs(path)
+    matches!(
+        file_name(path).0,
+        "package.json" | "pyproject.toml" | "setup.cfg" | "setup.py" | "PKG-INFO" | "METADATA"
+    ) && path.matches('/').count() <= 1
+        && !super::unread::tests_or_docs(path)
+}
+
+/// A `pyproject.toml`, parsed. A file that is not TOML names nothing: pip
+/// cannot read it either.
+fn pyproject(data: &[u8]) -> Option<toml::Table> {
+    toml::from_str(std::str::from_utf8(data).ok()?).ok()
 }
 
 /// The dependencies the manifest at `path` (`data`, and `json` when it is a
@@ -137,14 +148,11 @@ fn requires_dist(data: &[u8]) -> Vec<&str> {
 
 /// The requirements an install reads from a `pyproject.toml`: the
 /// project's dependencies and extras, and the build backend's requirements
-/// (fetched to build an sdist). Not `[dependency-groups]` or a tool's own
-/// tables (hatch's environments), which an install of the package never
-/// reads. A file that is not TOML names nothing: pip cannot read it either.
+/// (fetched to build an sdist), and Poetry's, which poetry-core makes the
+/// metadata's. Not `[dependency-groups]` or another tool's tables (hatch's
+/// environments), which an install of the package never reads.
 fn pyproject_requirements(data: &[u8]) -> Vec<String> {
-    let Some(doc) = std::str::from_utf8(data)
-        .ok()
-        .and_then(|t| toml::from_str::<toml::Table>(t).ok())
-    else {
+    let Some(doc) = pyproject(data) else {
         return Vec::new();
     };
     let strings = |v: Option<&toml::Value>| -> Vec<String> {
@@ -216,10 +224,7 @@ pub fn requirement_files(path: &str, data: &[u8]) -> Vec<String> {
     }
     match file_name(path).0 {
         "pyproject.toml" => {
-            let Some(doc) = std::str::from_utf8(data)
-                .ok()
-                .and_then(|t| toml::from_str::<toml::Table>(t).ok())
-            else {
+            let Some(doc) = pyproject(data) else {
                 return Vec::new();
             };
             let dynamic = doc
