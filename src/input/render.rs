@@ -310,15 +310,31 @@ fn opaque(reasons: impl IntoIterator<Item = Option<String>>) -> Option<String> {
 /// The note that makes an input's code opaque when code files hold a line
 /// cut (at the corpus's 2,048 characters) with a capability past the cut:
 /// the text every reader gets stops before it.
-fn cut_note<'a>(paths: impl Iterator<Item = &'a str>) -> Option<String> {
+///
+/// Only files that run with the package count. Tests and documentation
+/// count when its code opens them in their language
+/// ([`opened_by`](super::unread::opened_by)): a doc build's
+/// `searchindex.js` and `jquery.js` (lxml, mako, SQLAlchemy, whose
+/// `setup.py` puts `src` on Python's import path) made packages opaque
+/// whose installed code nobody had to take on trust, and whose other text
+/// detectors could have judged.
+fn cut_note<'a>(paths: impl Iterator<Item = &'a str>, hidden: &HiddenCode) -> Option<String> {
     // Files that run: code and scripts by name, `.pth`, and files without
     // an extension (`bin/` commands). Not source maps or other data, whose
-    // long lines hold code-like words but never run.
+    // long lines hold code-like words but never run, nor type stubs
+    // (`.d.ts`, `.pyi`), which only describe code.
     let runs = |p: &&str| {
-        let ext = extension(&file_name(p).1).to_string();
-        rank(p) <= 6 || ext == "pth" || ext.is_empty()
+        let lower = file_name(p).1;
+        let ext = extension(&lower).to_string();
+        let stub = [".d.ts", ".d.mts", ".d.cts", ".pyi"]
+            .iter()
+            .any(|s| lower.ends_with(s));
+        (rank(p) <= 6 || ext == "pth" || ext.is_empty()) && !stub
     };
-    let paths: Vec<&str> = paths.filter(runs).collect();
+    let openers = || hidden.openings.iter().map(|(o, _)| o.as_str());
+    let counts =
+        |p: &&str| !super::unread::tests_or_docs(p) || super::unread::opened_by(p, openers());
+    let paths: Vec<&str> = paths.filter(runs).filter(counts).collect();
     files_note(&paths, |n, names| {
         format!(
         "{n} code file(s) hold a line longer than {LINE_CAP} characters with a capability (process, network, dynamic code, environment, install hook or encoded data) past that point, where the text the pre-check and the detectors read is cut ({names}); review those lines and allowlist the artifact by sha256"
@@ -1527,12 +1543,11 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
     sort_files(&mut files, |f| &f.0);
     let opaque_compiled =
         compiled_note(files.iter().map(|f| f.0.as_str()).filter(|p| is_opaque(p)));
-    let opaque_cut = cut_note(
-        files
-            .iter()
-            .filter(|f| matches!(f.1, AddedBody::Lines { cut: true, .. }))
-            .map(|f| f.0.as_str()),
-    );
+    let cut: Vec<String> = files
+        .iter()
+        .filter(|f| matches!(f.1, AddedBody::Lines { cut: true, .. }))
+        .map(|f| f.0.clone())
+        .collect();
     if files.is_empty() {
         return fail(
             format!("{source}: the package holds no regular files"),
@@ -1554,7 +1569,7 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
     input.opaque_code = opaque([
         opaque_compiled,
         linked_note(&links),
-        opaque_cut,
+        cut_note(cut.iter().map(String::as_str), &hidden),
         encoding_note(&hidden.encoded),
         entry_note(&hidden.runs_as_js()),
         fetched_note(&hidden.fetched),
@@ -1844,7 +1859,7 @@ pub fn render_package_mode(
         notes,
         Ok((r.text.into(), r.sections)),
     );
-    let cut = cut_note(r.cut_capability.iter().map(String::as_str));
+    let cut = cut_note(r.cut_capability.iter().map(String::as_str), &hidden);
     input.opaque_code = opaque([
         opaque_change,
         cut,
@@ -2496,6 +2511,90 @@ mod tests {
             .opaque_code
             .expect("in the change");
         assert!(why.contains("lib/m.js"), "{why}");
+    }
+
+    /// A cut line counts only in files that run with the package: in
+    /// tests and documentation (a doc build's `jquery.js`, a test's long
+    /// literal) only when the package's code opens them, as for the other
+    /// rules on unread code; in a type stub never. Whole packages and
+    /// version diffs alike.
+    #[test]
+    fn a_cut_line_in_tests_docs_or_stubs_counts_only_where_they_run() {
+        let pad = "a".repeat(2100);
+        let hidden = format!("var pad = \"{pad}\"; require('child_process').exec(x);\n");
+        let py = format!("pad = \"{pad}\"; import os; os.system(x)\n");
+        let dir = tempfile::tempdir().unwrap();
+        let limits = Limits::default();
+        let write = |name: &str, files: &[(&str, &str)]| {
+            let files: Vec<(String, Vec<u8>)> = files
+                .iter()
+                .map(|(p, d)| (p.to_string(), d.as_bytes().to_vec()))
+                .collect();
+            tar_gz(dir.path(), name, &files)
+        };
+        let base = write("base.tar.gz", &[("pkg/index.js", "x = 1;\n")]);
+        for (i, at) in [
+            "pkg/docs/_static/jquery.js",
+            "pkg/doc/html/searchindex.js",
+            "pkg/test/fixture.js",
+            "pkg/lib/m.test.js",
+            "pkg/types/index.d.ts",
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let p = write(
+                &format!("{i}.tar.gz"),
+                &[("pkg/index.js", "x = 1;\n"), (at, &hidden)],
+            );
+            for b in [None, Some(base.as_path())] {
+                let input = render_package(b, &p, &limits);
+                assert_eq!(input.opaque_code, None, "{at} (base {b:?})");
+                assert!(input.text.contiguous().contains("[line truncated: "));
+            }
+        }
+        // The package's code opens its tests: their cut line is its own.
+        // An opening in another language does not run them.
+        let opener = |code: &'static str| {
+            [
+                ("pkg/index.js", "x = 1;\n"),
+                (code, "import sys\nsys.path.insert(0, 'tests')\n"),
+            ]
+        };
+        for (name, files) in [
+            (
+                "js.tar.gz",
+                vec![
+                    ("pkg/index.js", "require('./test/fixture.js');\n"),
+                    ("pkg/test/fixture.js", hidden.as_str()),
+                ],
+            ),
+            (
+                "py.tar.gz",
+                [
+                    &opener("pkg/setup.py")[..],
+                    &[("pkg/tests/t.py", py.as_str())],
+                ]
+                .concat(),
+            ),
+        ] {
+            let p = write(name, &files);
+            for b in [None, Some(base.as_path())] {
+                let why = render_package(b, &p, &limits)
+                    .opaque_code
+                    .expect("opened tests count");
+                assert!(why.contains("fixture.js") || why.contains("t.py"), "{why}");
+            }
+        }
+        let other = write(
+            "other.tar.gz",
+            &[
+                &opener("pkg/setup.py")[..],
+                &[("pkg/docs/_static/jquery.js", hidden.as_str())],
+            ]
+            .concat(),
+        );
+        assert_eq!(render_package(None, &other, &limits).opaque_code, None);
     }
 
     /// Requirements a manifest takes from another file count as its own:

@@ -67,6 +67,17 @@ pub(super) fn is_script(path: &str) -> bool {
     lang(path).is_some()
 }
 
+/// Whether `path`, a file in tests or documentation
+/// ([`tests_or_docs`]), is made importable by one of `openers` (the files
+/// whose code opens tests or docs, [`first_opening`]). An opening works in
+/// its own language: a write to `sys.path` or a `.pth` file makes Python
+/// importable, `require('./test/x')` JavaScript; neither makes a file in
+/// another language, or in none, run (code that runs a file by its path is
+/// [`first_unread_run`]'s).
+pub fn opened_by<'a>(path: &str, mut openers: impl Iterator<Item = &'a str>) -> bool {
+    lang(path).is_some_and(|l| openers.any(|o| lang(o) == Some(l)))
+}
+
 fn lang(path: &str) -> Option<Lang> {
     match extension(&file_name(path).1) {
         "py" | "pyw" | "pyx" | "pth" => Some(Lang::Python),
