@@ -123,28 +123,24 @@ pub fn veto_band(band: Band, veto_cleared: bool) -> Band {
 /// ranked by its model's scores), then what only `second` holds, in its
 /// order.
 pub fn merge_regions(first: &[Span], second: &[Span]) -> Vec<Span> {
-    let meets = |a: &Span, b: &Span| a.start <= b.end && b.start <= a.end;
-    let union = |a: Span, b: Span| Span {
-        start: a.start.min(b.start),
-        end: a.end.max(b.end),
-    };
-    let mut out: Vec<Span> = first.to_vec();
-    for sp in second {
-        let Some(mut i) = out.iter().position(|r| meets(r, sp)) else {
-            out.push(*sp);
-            continue;
-        };
-        let mut cur = union(out[i], *sp);
-        // A grown span can reach further kept spans: fold them in.
-        while let Some(j) = (0..out.len()).find(|&k| k != i && meets(&out[k], &cur)) {
-            cur = union(cur, out.remove(j));
-            if j < i {
-                i -= 1;
+    // Each span's rank is its place in `first` then `second`; spans that
+    // meet, directly or through others, become one region at the best rank
+    // among them. One sweep in start order: a veto's review can be
+    // thousands of short runs of lines.
+    let mut ranked: Vec<(usize, Span)> = first.iter().chain(second).copied().enumerate().collect();
+    ranked.sort_by_key(|(_, sp)| (sp.start, sp.end));
+    let mut groups: Vec<(usize, Span)> = Vec::new();
+    for (rank, sp) in ranked {
+        match groups.last_mut() {
+            Some((best, g)) if sp.start <= g.end => {
+                g.end = g.end.max(sp.end);
+                *best = (*best).min(rank);
             }
+            _ => groups.push((rank, sp)),
         }
-        out[i] = cur;
     }
-    out
+    groups.sort_by_key(|(rank, _)| *rank);
+    groups.into_iter().map(|(_, sp)| sp).collect()
 }
 
 /// Whether a slice's score clears it (NaN, an error, never does).
@@ -365,12 +361,23 @@ impl Coordinator {
                         && b == Band::Uncertain
                         && self.askable();
                     if b == Band::Harmless || review_asked {
-                        let vs = v.slice_scores(&input.text);
+                        let parts = v.slice_scores_in_parts(&input.text);
+                        let vs: Vec<(f32, Span)> =
+                            parts.iter().map(|(s, sp, _)| (*s, *sp)).collect();
                         let vt = v.thresholds();
                         let top = crate::precheck::PrecheckScore::of(&vs);
                         let cleared = clears(top.score, vt.harmless_below);
+                        // Of a slice of a view, detectors get the lines it
+                        // holds, not all the source between its first and
+                        // last: what lies between was not read by the veto,
+                        // and is in the main model's review unless its
+                        // slices cleared it.
                         if let Some(r) = &mut regions {
-                            *r = merge_regions(r, &review_regions(&vs, vt.harmless_below));
+                            let lines: Vec<(f32, Span)> = parts
+                                .iter()
+                                .flat_map(|(s, _, p)| p.iter().map(move |sp| (*s, *sp)))
+                                .collect();
+                            *r = merge_regions(r, &review_regions(&lines, vt.harmless_below));
                         }
                         let after = veto_band(b, cleared);
                         let vetoed = after != b;
@@ -1186,6 +1193,75 @@ mod tests {
         let (p, _) = run(true, &format!("{calm}PAYLOAD HIDDEN"), false);
         assert_eq!(p.reason, Reason::PrecheckHarmful);
         assert!(p.precheck.veto.is_none());
+    }
+
+    /// A veto that reads the capability view adds to the review the runs
+    /// of lines its uncleared slice holds, not the source between them: the
+    /// view never read that, and the main model cleared it.
+    #[test]
+    fn a_view_vetos_review_holds_its_lines_not_the_source_between() {
+        struct Viewed(Words);
+        impl Precheck for Viewed {
+            fn model_id(&self) -> &str {
+                self.0.model_id()
+            }
+            fn thresholds(&self) -> crate::config::Thresholds {
+                self.0.thresholds()
+            }
+            fn slice_rule(&self) -> crate::precheck::SliceRule {
+                self.0.slice_rule()
+            }
+            fn slice_score(&self, slice: &[u8]) -> f32 {
+                self.0.slice_score(slice)
+            }
+            fn view(&self) -> crate::precheck::View {
+                crate::precheck::View::Capabilities
+            }
+        }
+        let veto = Viewed(Words {
+            id: "viewed",
+            thresholds: crate::config::Thresholds {
+                harmful_at: 0.9,
+                harmless_below: 0.1,
+            },
+            window: 4096,
+            words: &[(b"system", 0.5)],
+            calm: 0.0,
+        });
+        let calm: String = (0..200)
+            .map(|i| format!("+total_{i} = {i} * 2\n"))
+            .collect();
+        let body = format!(
+            "--- /dev/null\n+++ b/pkg/m.py\n@@ -0,0 +1,602 @@\n{calm}+os.system(cmd)\n{calm}+x = os.environ['HOME']\n{calm}"
+        );
+        let d = Arc::new(Recorder {
+            local: true,
+            ..Default::default()
+        });
+        let c = Coordinator::new(
+            Config::default(),
+            vec![PolicyGate {
+                policy: Policy::builtin("malicious-package").unwrap(),
+                precheck: Some(Arc::new(LEVELS) as Arc<dyn Precheck>),
+                veto: Some(Arc::new(veto) as Arc<dyn Precheck>),
+            }],
+            vec![d.clone() as Arc<dyn Detector>, d.clone(), d.clone()],
+            true,
+        )
+        .unwrap();
+        let input = package(&[("pkg/m.py", body.clone())]);
+        let p = c.scan(&input, &["malicious-package".to_string()]).policies[0].clone();
+        assert_eq!(p.reason, Reason::QuorumHarmless);
+        assert!(!p.precheck.veto.as_ref().unwrap().cleared);
+        let review = p.review.unwrap();
+        // Two runs of five lines (a capability line and two lines either
+        // side), where the view slice spans 200 lines between them.
+        assert_eq!(review.regions, 2, "{review:?}");
+        assert!(review.bytes < 250, "{review:?}");
+        let seen = d.seen.lock().unwrap().clone();
+        assert!(seen.iter().any(|s| s.contains("+os.system(cmd)\n")));
+        assert!(seen.iter().any(|s| s.contains("os.environ['HOME']")));
+        assert!(seen.iter().all(|s| !s.contains("total_100 ")), "{seen:?}");
     }
 
     #[test]

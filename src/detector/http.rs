@@ -289,10 +289,10 @@ impl HttpDetector {
         // Up to `parallel-calls` slices in flight, results taken in order;
         // leaving the loop drops the calls still in flight.
         let mut judged = stream::iter(spans)
-            .map(|span| {
+            .map(|parts| {
                 let system = &system;
                 async move {
-                    let slice = request.excerpt(span);
+                    let slice = request.call_text(&parts);
                     self.judge(system, policy, &slice).await
                 }
             })

@@ -885,6 +885,31 @@ impl Digest {
     }
 }
 
+impl Digest {
+    /// The source bytes `span` of the view holds, as spans of the source:
+    /// each run of body lines it copied, clipped to it (section headers
+    /// only name the file). A span holding no body line maps as
+    /// [`span_to_source`](Self::span_to_source) maps it, so an uncleared
+    /// slice is never left without a span to review.
+    pub fn source_parts(&self, span: Span) -> Vec<Span> {
+        let first = self.runs.partition_point(|r| r.at + r.len <= span.start);
+        let parts: Vec<Span> = self.runs[first..]
+            .iter()
+            .take_while(|r| r.at < span.end)
+            .filter(|r| !r.header)
+            .map(|r| Span {
+                start: r.source + span.start.saturating_sub(r.at),
+                end: r.source + (span.end - r.at).min(r.len),
+            })
+            .filter(|sp| sp.start < sp.end)
+            .collect();
+        if parts.is_empty() {
+            return vec![self.span_to_source(span)];
+        }
+        parts
+    }
+}
+
 /// Builds a [`Digest`] line by line.
 struct Builder {
     out: Digest,

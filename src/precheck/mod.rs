@@ -80,6 +80,19 @@ pub trait Precheck: Send + Sync {
             spans.iter().map(score_one).collect()
         }
     }
+    /// [`slice_scores`](Self::slice_scores), each slice with the spans of
+    /// `text` it holds: its own span, or for a view, each run of source
+    /// lines it copied, which is what detectors must read where it did not
+    /// clear ([`Digest::source_parts`](capabilities::Digest::source_parts)).
+    fn slice_scores_in_parts(&self, text: &Text) -> Vec<(f32, Span, Vec<Span>)> {
+        if self.view() == View::Capabilities {
+            return view_slice_parts(self, &capabilities::digest(text.pieces_at()));
+        }
+        self.slice_scores(text)
+            .into_iter()
+            .map(|(s, sp)| (s, sp, vec![sp]))
+            .collect()
+    }
     /// The score of contiguous bytes: the top slice, scored on this thread
     /// (its callers, training and the hotspot search, parallelise over
     /// inputs or hold one slice).
@@ -110,12 +123,25 @@ fn bytes_slice_scores<P: Precheck + ?Sized>(p: &P, text: &[u8]) -> Vec<(f32, Spa
 /// holds text maps to a non-empty source span, so reports can tell "nothing
 /// to read" from "read and cleared" (`VetoReport::empty_view`).
 fn view_slice_scores<P: Precheck + ?Sized>(p: &P, d: &capabilities::Digest) -> Vec<(f32, Span)> {
+    view_slice_parts(p, d)
+        .into_iter()
+        .map(|(s, sp, _)| (s, sp))
+        .collect()
+}
+
+/// [`view_slice_scores`], each slice with the source runs it holds
+/// ([`Digest::source_parts`](capabilities::Digest::source_parts)); the empty
+/// view's one slice holds none.
+fn view_slice_parts<P: Precheck + ?Sized>(
+    p: &P,
+    d: &capabilities::Digest,
+) -> Vec<(f32, Span, Vec<Span>)> {
     if d.text.is_empty() {
-        return vec![(0.0, Span { start: 0, end: 0 })];
+        return vec![(0.0, Span { start: 0, end: 0 }, Vec::new())];
     }
     bytes_slice_scores(p, &d.text)
         .into_iter()
-        .map(|(s, sp)| (s, d.span_to_source(sp)))
+        .map(|(s, sp)| (s, d.span_to_source(sp), d.source_parts(sp)))
         .collect()
 }
 
@@ -626,6 +652,64 @@ mod tests {
         assert_eq!(got.slices, spans.len());
         assert_eq!(got.score, best.0);
         assert_eq!(got.top_slice, best.1, "earliest slice among equal maxima");
+    }
+
+    /// What a view's slice holds of the source: its runs of lines, not the
+    /// source between them (which the view never read); the same scores
+    /// and covering spans as `slice_scores`; an empty view holds nothing.
+    #[test]
+    fn a_view_slice_holds_its_runs_of_source_lines() {
+        let m = load(
+            "builtin:malicious-package-capabilities",
+            None,
+            &candle_core::Device::Cpu,
+        )
+        .unwrap();
+        let calm: String = (0..300)
+            .map(|i| format!("+total_{i} = {i} * 2\n"))
+            .collect();
+        let body =
+            format!("+import os\n{calm}+os.system(cmd)\n{calm}+x = os.environ['HOME']\n{calm}");
+        let lines = body.lines().count();
+        let text = Text::from(format!(
+            "--- /dev/null\n+++ b/pkg/m.py\n@@ -0,0 +1,{lines} @@\n{body}"
+        ));
+        let s = text.contiguous();
+        let parts = m.slice_scores_in_parts(&text);
+        let plain = m.slice_scores(&text);
+        assert_eq!(
+            parts
+                .iter()
+                .map(|(x, sp, _)| (x.to_bits(), *sp))
+                .collect::<Vec<_>>(),
+            plain
+                .iter()
+                .map(|(x, sp)| (x.to_bits(), *sp))
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(parts.len(), 1);
+        let (_, cover, runs) = &parts[0];
+        // Two capability lines (an import alone is none), each with two
+        // lines of context around it.
+        assert_eq!(runs.len(), 2, "{runs:?}");
+        for r in runs {
+            assert!(cover.start <= r.start && r.end <= cover.end);
+            assert!(
+                s[r.start..r.end].lines().count() <= 5,
+                "{}",
+                &s[r.start..r.end]
+            );
+        }
+        let held: usize = runs.iter().map(|r| r.end - r.start).sum();
+        assert!(held * 20 < cover.end - cover.start, "{held} of {cover:?}");
+        assert!(s[runs[0].start..runs[0].end].contains("os.system(cmd)"));
+        assert!(s[runs[1].start..runs[1].end].contains("os.environ"));
+        // Nothing to read: the one empty slice, scoring 0, holding nothing.
+        let empty = Text::from(format!(
+            "--- /dev/null\n+++ b/pkg/m.py\n@@ -0,0 +1,300 @@\n{calm}"
+        ));
+        let parts = m.slice_scores_in_parts(&empty);
+        assert_eq!(parts, vec![(0.0, Span { start: 0, end: 0 }, Vec::new())]);
     }
 
     #[test]
