@@ -240,8 +240,11 @@ pub fn is_compiled(path: &str) -> bool {
 /// The kind of native machine code `data` starts as, by its magic bytes:
 /// an ELF object (Linux `.so`, `.node`, executables), a Mach-O one (thin
 /// or fat; a Java class file shares the fat magic but not its small
-/// architecture count), or a PE image (Windows `.dll`, `.pyd`, `.exe`:
-/// `MZ` and a `PE` signature where its header says).
+/// architecture count), a PE image (Windows `.dll`, `.pyd`, `.exe`:
+/// `MZ` and a `PE` signature where its header says), or a WebAssembly
+/// module (`\0asm`, version 1), which Node and Python runtimes such as
+/// wasmtime compile and run, its imports calling back into the package's
+/// code, as opaque as a `.node` addon.
 pub fn native_code(data: &[u8]) -> Option<&'static str> {
     let u32_at = |at: usize, big: bool| {
         let b: [u8; 4] = data.get(at..at + 4)?.try_into().ok()?;
@@ -255,12 +258,43 @@ pub fn native_code(data: &[u8]) -> Option<&'static str> {
         b"\x7fELF" => Some("ELF"),
         [0xfe, 0xed, 0xfa, 0xce | 0xcf] | [0xce | 0xcf, 0xfa, 0xed, 0xfe] => Some("Mach-O"),
         [0xca, 0xfe, 0xba, 0xbe] if u32_at(4, true)? < 45 => Some("Mach-O"),
+        b"\0asm" => (u32_at(4, false)? == 1).then_some("WebAssembly"),
         [b'M', b'Z', ..] => {
             let at = u32_at(0x3c, false)? as usize;
             (data.get(at..at.checked_add(4)?)? == b"PE\0\0").then_some("PE")
         }
         _ => None,
     }
+}
+
+/// Whether a code file (`path` Python or JavaScript by name) holds a
+/// WebAssembly module written into its text: the module's first bytes
+/// (`\0asm`, version 1) as base64 (`AGFzbQEAAAA`), hex (`0061736d01000000`)
+/// or escapes (`\x00asm`, `\0asm`, `\u0000asm`), as bundlers inline one and
+/// pass it to `WebAssembly.Module`. What it does is in those bytes, which
+/// no reader of the text decodes ([`native_code`]'s file, inlined).
+pub fn inline_wasm(path: &str, data: &[u8]) -> bool {
+    use std::sync::OnceLock;
+    static FORMS: OnceLock<aho_corasick::AhoCorasick> = OnceLock::new();
+    let code = matches!(
+        extension(&file_name(path).1),
+        "py" | "pyw" | "js" | "cjs" | "mjs" | "ts" | "cts" | "mts" | "jsx" | "tsx"
+    );
+    code && FORMS
+        .get_or_init(|| {
+            aho_corasick::AhoCorasick::new([
+                &b"AGFzbQEAAAA"[..],
+                b"0061736d01000000",
+                b"0061736D01000000",
+                b"\\x00asm\\x01",
+                b"\\0asm\\x01",
+                b"\\0asm\\u0001",
+                b"\\u0000asm\\u0001",
+                b"\\x00\\x61\\x73\\x6d",
+            ])
+            .expect("inline WebAssembly forms compile")
+        })
+        .is_match(data)
 }
 
 /// Compiled Python that makes an input opaque: not in a test tree, which
@@ -792,7 +826,8 @@ impl HiddenCode {
         // Test trees are data, as for compiled Python (packaging's tests
         // carry ELF files to read their headers), unless the package's
         // code opens them.
-        if let Some(kind) = native_code(&m.data) {
+        let inline = || inline_wasm(&m.path, &m.data).then_some("WebAssembly, inline");
+        if let Some(kind) = native_code(&m.data).or_else(inline) {
             match in_test_tree(&m.path) {
                 true => self.tests_native.push((m.path.clone(), kind)),
                 false => self.native.push((m.path.clone(), kind)),
@@ -1081,7 +1116,7 @@ fn native_note(found: &[(String, &'static str)]) -> Option<String> {
     let shown: Vec<String> = found.iter().map(|(p, k)| format!("{p} ({k})")).collect();
     files_note(&shown, |n, names| {
         format!(
-            "holds {n} file(s) of native machine code that no reader of its text can judge ({names}): Python and Node load extension modules as they are, and a package runs the executables it ships; review the binaries, or scan the source they were built from, and allowlist the artifact by sha256"
+            "holds {n} file(s) of native machine code or WebAssembly that no reader of its text can judge ({names}): Python and Node load extension modules and WebAssembly modules as they are, and a package runs the executables it ships; review the binaries, or scan the source they were built from, and allowlist the artifact by sha256"
         )
     })
 }
@@ -2250,7 +2285,7 @@ mod tests {
         pe.resize(0x80, 0);
         pe[0x3c] = 0x40;
         pe[0x40..0x44].copy_from_slice(b"PE\0\0");
-        let cases: [(&[u8], Option<&str>); 10] = [
+        let cases: [(&[u8], Option<&str>); 13] = [
             (b"\x7fELF\x02\x01\x01\0", Some("ELF")),
             (b"\xcf\xfa\xed\xfe\x07\0\0\x01", Some("Mach-O")),
             (b"\xfe\xed\xfa\xce\0\0\0\x12", Some("Mach-O")),
@@ -2263,6 +2298,10 @@ mod tests {
             (&pe[..0x42], None),
             (b"\x7fEL", None),
             (b"", None),
+            // WebAssembly, version 1; another version, or the bare magic.
+            (b"\0asm\x01\0\0\0\x01\x04", Some("WebAssembly")),
+            (b"\0asm\x02\0\0\0", None),
+            (b"\0asm", None),
         ];
         for (data, want) in cases {
             assert_eq!(native_code(data), want, "{data:?}");
@@ -2270,6 +2309,46 @@ mod tests {
         let mut far = pe.clone();
         far[0x3c..0x40].copy_from_slice(&u32::MAX.to_le_bytes());
         assert_eq!(native_code(&far), None);
+    }
+
+    /// A WebAssembly module written into code as base64, hex or escapes
+    /// counts as the module would; the same text in data or documentation,
+    /// or a mention of WebAssembly, does not.
+    #[test]
+    fn inline_webassembly_is_known_in_code() {
+        for (path, text) in [
+            (
+                "lib/md4.js",
+                "const wasm = Buffer.from('AGFzbQEAAAABCAJgAX8AYAAAAwUE', 'base64');",
+            ),
+            (
+                "m.py",
+                "W = bytes.fromhex('0061736d0100000001070160027f7f017f')",
+            ),
+            ("m.py", "W = b'\\x00asm\\x01\\x00\\x00\\x00\\x01\\x07'"),
+            (
+                "x.mjs",
+                "const w = new Uint8Array([...'\\0asm\\x01\\0\\0\\0']);",
+            ),
+            ("x.ts", "const w = '\\u0000asm\\u0001\\u0000';"),
+            ("x.cjs", "'\\x00\\x61\\x73\\x6d\\x01'"),
+        ] {
+            assert!(inline_wasm(path, text.as_bytes()), "{path}: {text}");
+        }
+        for (path, text) in [
+            (
+                "docs/wasm.md",
+                "AGFzbQEAAAABCAJg is how a module starts in base64",
+            ),
+            ("data/w.json", "{\"w\": \"AGFzbQEAAAAB\"}"),
+            (
+                "lib/w.js",
+                "await WebAssembly.instantiate(bytes); // \\0asm magic",
+            ),
+            ("lib/w.js", "const magic = 'AGFzbQ'; // version unknown"),
+        ] {
+            assert!(!inline_wasm(path, text.as_bytes()), "{path}: {text}");
+        }
     }
 
     #[test]

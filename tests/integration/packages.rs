@@ -1091,6 +1091,26 @@ fn native_machine_code_cannot_be_cleared() {
         "{note}"
     );
     assert!(pol["detectors"].as_array().unwrap().is_empty());
+    // A WebAssembly module the code imports: as opaque (session 23's
+    // probe: is-number with `import('./lib.wasm')` was allowed).
+    let mut wasm = b"\0asm\x01\0\0\0".to_vec();
+    wasm.extend_from_slice(&[0x01, 0x04, 0x01, 0x60, 0x00, 0x00]);
+    let mut instantiating = index.clone();
+    instantiating.extend_from_slice(
+        b"\nimport('./lib.wasm').then((m) => { module.exports.fast = m.isNumber; });\n",
+    );
+    let p = is_number_with_all(
+        &c,
+        "wasm.tgz",
+        &[
+            ("package/index.js", &instantiating),
+            ("package/lib.wasm", &wasm),
+        ],
+    );
+    let (o, r) = scan_path_json(&c, &p);
+    assert_reason(&o, &r, (2, "inconclusive"));
+    let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+    assert!(note.contains("package/lib.wasm (WebAssembly)"), "{note}");
     // In a test tree the package's code requires, it counts.
     let mut opening = index.clone();
     opening.extend_from_slice(b"\nconst addon = require('./test/addon.node');\n");
