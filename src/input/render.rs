@@ -2535,13 +2535,7 @@ mod tests {
         let hidden = format!("var pad = \"{pad}\"; require('child_process').exec(x);\n");
         let plain = format!("var pad = \"{pad}\"; var y = 1;\n");
         let dir = tempfile::tempdir().unwrap();
-        let write = |name: &str, files: &[(&str, &str)]| {
-            let files: Vec<(String, Vec<u8>)> = files
-                .iter()
-                .map(|(p, d)| (p.to_string(), d.as_bytes().to_vec()))
-                .collect();
-            tar_gz(dir.path(), name, &files)
-        };
+        let write = |name: &str, files: &[(&str, &str)]| tar_gz_text(dir.path(), name, files);
         let limits = Limits::default();
         let code = write(
             "a.tar.gz",
@@ -2604,13 +2598,7 @@ mod tests {
         let py = format!("pad = \"{pad}\"; import os; os.system(x)\n");
         let dir = tempfile::tempdir().unwrap();
         let limits = Limits::default();
-        let write = |name: &str, files: &[(&str, &str)]| {
-            let files: Vec<(String, Vec<u8>)> = files
-                .iter()
-                .map(|(p, d)| (p.to_string(), d.as_bytes().to_vec()))
-                .collect();
-            tar_gz(dir.path(), name, &files)
-        };
+        let write = |name: &str, files: &[(&str, &str)]| tar_gz_text(dir.path(), name, files);
         let base = write("base.tar.gz", &[("pkg/index.js", "x = 1;\n")]);
         for (i, at) in [
             "pkg/docs/_static/jquery.js",
@@ -2687,13 +2675,7 @@ mod tests {
         let limits = Limits::default();
         let pyproject = "[project]\nname = \"p\"\ndynamic = [\"dependencies\"]\n[tool.setuptools.dynamic]\ndependencies = { file = [\"requirements.txt\"] }\n";
         let line = "helper @ https://files.example.net/helper-1.0-py3-none-any.whl\n";
-        let write = |name: &str, files: &[(&str, &str)]| {
-            let files: Vec<(String, Vec<u8>)> = files
-                .iter()
-                .map(|(p, d)| (p.to_string(), d.as_bytes().to_vec()))
-                .collect();
-            tar_gz(dir.path(), name, &files)
-        };
+        let write = |name: &str, files: &[(&str, &str)]| tar_gz_text(dir.path(), name, files);
         let named = write(
             "a.tar.gz",
             &[
@@ -2812,6 +2794,15 @@ mod tests {
     }
 
     /// Writes a `.tar.gz` of `files` and returns its path (in `dir`).
+    /// [`tar_gz`] of text files.
+    fn tar_gz_text(dir: &Path, name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
+        let files: Vec<(String, Vec<u8>)> = files
+            .iter()
+            .map(|(p, d)| (p.to_string(), d.as_bytes().to_vec()))
+            .collect();
+        tar_gz(dir, name, &files)
+    }
+
     fn tar_gz(dir: &Path, name: &str, files: &[(String, Vec<u8>)]) -> std::path::PathBuf {
         let path = dir.join(name);
         let gz = flate2::write::GzEncoder::new(
