@@ -121,12 +121,8 @@ pub fn off_registry_dependencies(
         "pyproject.toml" => named(pyproject_requirements(data)),
         "setup.cfg" => named(setup_cfg_requirements(data)),
         // Code: any line that is not a comment (a requirement list may be
-        // built anywhere in it).
-        "setup.py" => named(
-            lines(data)
-                .filter(|l| !l.trim_start().starts_with('#'))
-                .collect(),
-        ),
+        // built anywhere in it), as a requirements file is read.
+        "setup.py" => direct_references_in(data),
         "PKG-INFO" => named(requires_dist(data)),
         "METADATA" if path.contains(".dist-info/") => named(requires_dist(data)),
         _ => Vec::new(),

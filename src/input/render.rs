@@ -276,25 +276,31 @@ pub fn native_code(data: &[u8]) -> Option<&'static str> {
 pub fn inline_wasm(path: &str, data: &[u8]) -> bool {
     use std::sync::OnceLock;
     static FORMS: OnceLock<aho_corasick::AhoCorasick> = OnceLock::new();
-    let code = matches!(
-        extension(&file_name(path).1),
-        "py" | "pyw" | "js" | "cjs" | "mjs" | "ts" | "cts" | "mts" | "jsx" | "tsx"
-    );
-    code && FORMS
-        .get_or_init(|| {
-            aho_corasick::AhoCorasick::new([
-                &b"AGFzbQEAAAA"[..],
-                b"0061736d01000000",
-                b"0061736D01000000",
-                b"\\x00asm\\x01",
-                b"\\0asm\\x01",
-                b"\\0asm\\u0001",
-                b"\\u0000asm\\u0001",
-                b"\\x00\\x61\\x73\\x6d",
-            ])
-            .expect("inline WebAssembly forms compile")
-        })
-        .is_match(data)
+    super::unread::is_script(path)
+        && FORMS
+            .get_or_init(|| {
+                aho_corasick::AhoCorasick::new([
+                    &b"AGFzbQEAAAA"[..],
+                    b"0061736d01000000",
+                    b"0061736D01000000",
+                    b"\\x00asm\\x01",
+                    b"\\0asm\\x01",
+                    b"\\0asm\\u0001",
+                    b"\\u0000asm\\u0001",
+                    b"\\x00\\x61\\x73\\x6d",
+                ])
+                .expect("inline WebAssembly forms compile")
+            })
+            .is_match(data)
+}
+
+/// Whether `path` is a type stub (`.pyi`, `.d.ts`, `.d.mts`, `.d.cts`),
+/// which only describes code: nothing runs it.
+pub(super) fn is_type_stub(path: &str) -> bool {
+    let lower = file_name(path).1;
+    [".pyi", ".d.ts", ".d.mts", ".d.cts"]
+        .iter()
+        .any(|s| lower.ends_with(s))
 }
 
 /// Compiled Python that makes an input opaque: not in a test tree, which
@@ -358,12 +364,8 @@ fn cut_note<'a>(paths: impl Iterator<Item = &'a str>, hidden: &HiddenCode) -> Op
     // long lines hold code-like words but never run, nor type stubs
     // (`.d.ts`, `.pyi`), which only describe code.
     let runs = |p: &&str| {
-        let lower = file_name(p).1;
-        let ext = extension(&lower).to_string();
-        let stub = [".d.ts", ".d.mts", ".d.cts", ".pyi"]
-            .iter()
-            .any(|s| lower.ends_with(s));
-        (rank(p) <= 6 || ext == "pth" || ext.is_empty()) && !stub
+        let ext = extension(&file_name(p).1).to_string();
+        (rank(p) <= 6 || ext == "pth" || ext.is_empty()) && !is_type_stub(p)
     };
     let openers = || hidden.openings.iter().map(|(o, _)| o.as_str());
     let counts =
@@ -1566,11 +1568,19 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
             notes,
         );
     };
+    // What the members hold, refused as the bodies are when a worker
+    // panicked: a partial account could allow what it missed.
+    let Ok(mut hidden) = hidden.into_inner() else {
+        return fail(
+            format!("{source}: rendering failed (internal error); the package was not scanned"),
+            notes,
+        );
+    };
     // A manifest's requirement files, read from their rendered bodies
     // while the paths are still as the manifests were read.
-    if let Ok(mut h) = hidden.lock() {
-        h.resolve_requirement_files(|p| files.iter().find(|f| f.0 == p).and_then(|f| f.1.text()));
-    }
+    hidden.resolve_requirement_files(|p| files.iter().find(|f| f.0 == p).and_then(|f| f.1.text()));
+    hidden.count_tests_if_opened();
+    hidden.sort();
     normalise_paths(&mut files, |f| &mut f.0, RenderMode::Scan);
     // File order before anything is listed from them: bodies arrive in
     // the order the workers finish them, and a note listing files in that
@@ -1578,11 +1588,13 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
     sort_files(&mut files, |f| &f.0);
     let opaque_compiled =
         compiled_note(files.iter().map(|f| f.0.as_str()).filter(|p| is_opaque(p)));
-    let cut: Vec<String> = files
-        .iter()
-        .filter(|f| matches!(f.1, AddedBody::Lines { cut: true, .. }))
-        .map(|f| f.0.clone())
-        .collect();
+    let opaque_cut = cut_note(
+        files
+            .iter()
+            .filter(|f| matches!(f.1, AddedBody::Lines { cut: true, .. }))
+            .map(|f| f.0.as_str()),
+        &hidden,
+    );
     if files.is_empty() {
         return fail(
             format!("{source}: the package holds no regular files"),
@@ -1598,13 +1610,10 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
         body.push_to(&sections[sections.len() - 1].1, &mut text);
     }
     let mut input = package_input(&source, kind, &sha, bytes, notes, Ok((text, sections)));
-    let mut hidden = hidden.into_inner().unwrap_or_default();
-    hidden.count_tests_if_opened();
-    hidden.sort();
     input.opaque_code = opaque([
         opaque_compiled,
         linked_note(&links),
-        cut_note(cut.iter().map(String::as_str), &hidden),
+        opaque_cut,
         encoding_note(&hidden.encoded),
         entry_note(&hidden.runs_as_js()),
         fetched_note(&hidden.fetched),

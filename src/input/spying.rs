@@ -74,7 +74,7 @@ use std::sync::OnceLock;
 use regex::bytes::Regex;
 
 use super::code::Code;
-use super::render::{extension, file_name, is_inert};
+use super::render::{extension, file_name, is_inert, is_type_stub};
 
 /// What each group of [`pattern`] watches or does, in report wording.
 const WHAT: &[(&str, &str)] = &[
@@ -284,12 +284,8 @@ fn whole_file_gates() -> &'static [Regex; 4] {
 /// [`first_opening`](super::unread::first_opening)).
 fn is_read(path: &str) -> bool {
     let (_, lower) = file_name(path);
-    let stub = lower.ends_with(".d.ts") || lower.ends_with(".d.mts") || lower.ends_with(".d.cts");
-    let config = matches!(
-        extension(&lower),
-        "pyi" | "toml" | "cfg" | "ini" | "yml" | "yaml"
-    );
-    !is_inert(path) && !stub && !config
+    let config = matches!(extension(&lower), "toml" | "cfg" | "ini" | "yml" | "yaml");
+    !is_inert(path) && !is_type_stub(path) && !config
 }
 
 /// The 1-based line of the first line of `data` (a file at `path`) that

@@ -883,9 +883,7 @@ impl Digest {
             end: end.max(start),
         }
     }
-}
 
-impl Digest {
     /// The source bytes `span` of the view holds, as spans of the source:
     /// each run of body lines it copied, clipped to it (section headers
     /// only name the file). A span holding no body line maps as

@@ -1071,60 +1071,47 @@ fn native_machine_code_cannot_be_cleared() {
     let mut elf = b"\x7fELF\x02\x01\x01\0".to_vec();
     elf.resize(4096, 0);
     let index = tgz_member("packages/benign/is-number-7.0.0.tgz", "package/index.js");
-    let mut requiring = index.clone();
-    requiring.extend_from_slice(b"\nconst addon = require('./prebuilds/linux-x64/addon.node');\n");
-    let p = is_number_with_all(
-        &c,
+    // is-number whose `index.js` gains `line`, shipping `data` at `member`:
+    // blocked without asking anyone; the note it gives.
+    let opaque_note = |name: &str, line: &[u8], member: &str, data: &[u8]| {
+        let mut code = index.clone();
+        code.extend_from_slice(line);
+        let p = is_number_with_all(&c, name, &[("package/index.js", &code), (member, data)]);
+        let (o, r) = scan_path_json(&c, &p);
+        assert_reason(&o, &r, (2, "inconclusive"));
+        let pol = &r["policies"][0];
+        assert!(pol["detectors"].as_array().unwrap().is_empty());
+        pol["precheck"]["note"].as_str().unwrap().to_string()
+    };
+    let note = opaque_note(
         "addon.tgz",
-        &[
-            ("package/index.js", &requiring),
-            ("package/prebuilds/linux-x64/addon.node", &elf),
-        ],
+        b"\nconst addon = require('./prebuilds/linux-x64/addon.node');\n",
+        "package/prebuilds/linux-x64/addon.node",
+        &elf,
     );
-    let (o, r) = scan_path_json(&c, &p);
-    assert_reason(&o, &r, (2, "inconclusive"));
-    let pol = &r["policies"][0];
-    let note = pol["precheck"]["note"].as_str().unwrap();
     assert!(
         note.contains("1 file(s) of native machine code")
             && note.contains("package/prebuilds/linux-x64/addon.node (ELF)"),
         "{note}"
     );
-    assert!(pol["detectors"].as_array().unwrap().is_empty());
     // A WebAssembly module the code imports: as opaque (session 23's
     // probe: is-number with `import('./lib.wasm')` was allowed).
     let mut wasm = b"\0asm\x01\0\0\0".to_vec();
     wasm.extend_from_slice(&[0x01, 0x04, 0x01, 0x60, 0x00, 0x00]);
-    let mut instantiating = index.clone();
-    instantiating.extend_from_slice(
-        b"\nimport('./lib.wasm').then((m) => { module.exports.fast = m.isNumber; });\n",
-    );
-    let p = is_number_with_all(
-        &c,
+    let note = opaque_note(
         "wasm.tgz",
-        &[
-            ("package/index.js", &instantiating),
-            ("package/lib.wasm", &wasm),
-        ],
+        b"\nimport('./lib.wasm').then((m) => { module.exports.fast = m.isNumber; });\n",
+        "package/lib.wasm",
+        &wasm,
     );
-    let (o, r) = scan_path_json(&c, &p);
-    assert_reason(&o, &r, (2, "inconclusive"));
-    let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
     assert!(note.contains("package/lib.wasm (WebAssembly)"), "{note}");
     // In a test tree the package's code requires, it counts.
-    let mut opening = index.clone();
-    opening.extend_from_slice(b"\nconst addon = require('./test/addon.node');\n");
-    let p = is_number_with_all(
-        &c,
+    let note = opaque_note(
         "opened.tgz",
-        &[
-            ("package/index.js", &opening),
-            ("package/test/addon.node", &elf),
-        ],
+        b"\nconst addon = require('./test/addon.node');\n",
+        "package/test/addon.node",
+        &elf,
     );
-    let (o, r) = scan_path_json(&c, &p);
-    assert_reason(&o, &r, (2, "inconclusive"));
-    let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
     assert!(note.contains("package/test/addon.node (ELF)"), "{note}");
     for (name, path, data) in [
         ("in-tests.tgz", "package/test/fixtures/hello", &elf[..]),
