@@ -385,6 +385,21 @@ impl Config {
                     "`detectors[{i}].parallel-calls` must be between 1 and 64"
                 ));
             }
+            if let Some(price) = &d.price {
+                for (name, v) in [
+                    ("input-per-mtok", price.input_per_mtok),
+                    ("output-per-mtok", price.output_per_mtok),
+                    ("per-request", price.per_request),
+                ] {
+                    // TOML has `nan` and `inf`: a cost report built on one
+                    // is no report.
+                    if !(v.is_finite() && v >= 0.0) {
+                        p.push(format!(
+                            "`detectors[{i}].price.{name}` = {v} must be a finite number, 0 or more"
+                        ));
+                    }
+                }
+            }
         }
         for (i, a) in self.allow.iter().enumerate() {
             let ok = a.sha256.len() == 64 && a.sha256.chars().all(|c| c.is_ascii_hexdigit());
@@ -513,6 +528,28 @@ mod tests {
             .unwrap_err()
             .to_string();
             assert!(err.contains("parallel-calls"), "{err}");
+        }
+        let det = "[[detectors]]\nid='a'\nkind='openai'\nbase-url='http://x'\nmodel='m'\n";
+        for price in [
+            "input-per-mtok = nan",
+            "output-per-mtok = inf",
+            "per-request = -1.0",
+        ] {
+            let err = Config::from_toml(&format!("{det}price = {{ {price} }}"), "t")
+                .unwrap_err()
+                .to_string();
+            let key = price.split(' ').next().unwrap();
+            assert!(err.contains(&format!("price.{key}`")), "{err}");
+        }
+        assert!(Config::from_toml(&format!("{det}price = {{ per-request = 0.0 }}"), "t").is_ok());
+        for t in [
+            "harmful-at = nan\nharmless-below = 0.1",
+            "harmful-at = 0.9\nharmless-below = nan",
+        ] {
+            let err = Config::from_toml(&format!("[precheck.thresholds.p]\n{t}"), "t")
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("must lie in [0, 1]"), "{err}");
         }
     }
 

@@ -279,9 +279,7 @@ impl Coordinator {
             };
             let pr = self.scan_policy(gate, input);
             for d in &pr.detectors {
-                usage.detector_calls += d.calls as u64;
-                usage.input_tokens += d.usage.input_tokens;
-                usage.output_tokens += d.usage.output_tokens;
+                usage.add(d.calls as u64, d.usage);
             }
             policies.push(pr);
         }

@@ -173,9 +173,10 @@ fn row(outcomes: &[&Outcome], prices: &BTreeMap<&str, crate::config::Price>) -> 
         let allowed = o.report.decision == Decision::Allow;
         r.fn_ += (harmful && allowed) as usize;
         r.fp += (!harmful && !allowed) as usize;
-        r.detector_calls += o.report.usage.detector_calls;
-        r.input_tokens += o.report.usage.input_tokens;
-        r.output_tokens += o.report.usage.output_tokens;
+        let u = &o.report.usage;
+        r.detector_calls = r.detector_calls.saturating_add(u.detector_calls);
+        r.input_tokens = r.input_tokens.saturating_add(u.input_tokens);
+        r.output_tokens = r.output_tokens.saturating_add(u.output_tokens);
         for p in &o.report.policies {
             if p.precheck.band == Band::Uncertain {
                 uncertain += 1;

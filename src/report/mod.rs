@@ -203,8 +203,10 @@ pub struct TokenUsage {
 
 impl std::ops::AddAssign for TokenUsage {
     fn add_assign(&mut self, o: TokenUsage) {
-        self.input_tokens += o.input_tokens;
-        self.output_tokens += o.output_tokens;
+        // A detector's server says these: a broken or hostile one must not
+        // wrap the sum, nor panic a build with overflow checks.
+        self.input_tokens = self.input_tokens.saturating_add(o.input_tokens);
+        self.output_tokens = self.output_tokens.saturating_add(o.output_tokens);
     }
 }
 
@@ -264,6 +266,15 @@ pub struct Usage {
     pub detector_calls: u64,
     pub input_tokens: u64,
     pub output_tokens: u64,
+}
+
+impl Usage {
+    /// Adds one detector's calls and tokens, saturating (see [`TokenUsage`]).
+    pub fn add(&mut self, calls: u64, tokens: TokenUsage) {
+        self.detector_calls = self.detector_calls.saturating_add(calls);
+        self.input_tokens = self.input_tokens.saturating_add(tokens.input_tokens);
+        self.output_tokens = self.output_tokens.saturating_add(tokens.output_tokens);
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

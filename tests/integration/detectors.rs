@@ -69,6 +69,15 @@ fn reply(behaviour: &str, is_anthropic: bool) -> (u16, String) {
         "truncated" if is_anthropic => (200, anthropic("{\"verdict\": \"harm", "max_tokens")),
         "truncated" => (200, openai("{\"verdict\": \"harm", "length")),
         "garbage" => (200, "<html>502 upstream</html>".to_string()),
+        // A valid vote with a usage no real call has: u64::MAX tokens.
+        "hungry" => (
+            200,
+            serde_json::json!({
+                "choices": [{"message": {"role": "assistant", "content": "{\"verdict\": \"harmless\"}"}, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": u64::MAX, "completion_tokens": u64::MAX},
+            })
+            .to_string(),
+        ),
         "error500" => (500, "{\"error\": \"overloaded\"}".to_string()),
         "unauthorized" => (401, "{\"error\": \"bad key\"}".to_string()),
         _ => (404, "unknown behaviour".to_string()),
@@ -225,6 +234,31 @@ fn two_harmless_and_one_malformed_allow() {
         assert!(d["latency_ms"].is_u64());
         assert!(d["model"].as_str().unwrap().starts_with("model-"));
     }
+}
+
+#[test]
+fn absurd_token_counts_saturate_and_leave_the_votes_alone() {
+    // Usage is what a detector's server says. Summing three replies of
+    // u64::MAX tokens wrapped around to u64::MAX - 2 (and would panic a
+    // build with overflow checks); the sum now stops at u64::MAX.
+    let s = start();
+    let c = Canary::new();
+    let cfg = config(
+        &s,
+        &[
+            ("a", "openai", "hungry"),
+            ("b", "openai", "hungry"),
+            ("c", "openai", "hungry"),
+        ],
+        "",
+    );
+    let (code, r) = scan(&c, &cfg, &notes());
+    assert_eq!(code, 0, "{r:#}");
+    assert_eq!(r["reason"], "quorum-harmless");
+    assert_eq!(r["policies"][0]["quorum"]["harmless"], 3);
+    assert_eq!(r["usage"]["detector_calls"], 3);
+    assert_eq!(r["usage"]["input_tokens"], u64::MAX, "{r:#}");
+    assert_eq!(r["usage"]["output_tokens"], u64::MAX, "{r:#}");
 }
 
 #[test]
