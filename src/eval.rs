@@ -30,9 +30,8 @@ pub struct EvalRow {
     pub accuracy: f64,
     pub auc: Option<f64>,
     pub uncertain: f64,
-    pub detector_calls: u64,
-    pub input_tokens: u64,
-    pub output_tokens: u64,
+    #[serde(flatten)]
+    pub usage: crate::report::Usage,
     pub cost: f64,
 }
 
@@ -173,10 +172,7 @@ fn row(outcomes: &[&Outcome], prices: &BTreeMap<&str, crate::config::Price>) -> 
         let allowed = o.report.decision == Decision::Allow;
         r.fn_ += (harmful && allowed) as usize;
         r.fp += (!harmful && !allowed) as usize;
-        let u = &o.report.usage;
-        r.detector_calls = r.detector_calls.saturating_add(u.detector_calls);
-        r.input_tokens = r.input_tokens.saturating_add(u.input_tokens);
-        r.output_tokens = r.output_tokens.saturating_add(u.output_tokens);
+        r.usage += o.report.usage;
         for p in &o.report.policies {
             if p.precheck.band == Band::Uncertain {
                 uncertain += 1;
@@ -223,9 +219,9 @@ pub fn to_table(r: &EvalResult) -> String {
             100.0 * x.accuracy,
             x.auc.map_or("-".to_string(), |a| format!("{a:.4}")),
             100.0 * x.uncertain,
-            x.detector_calls,
-            x.input_tokens,
-            x.output_tokens,
+            x.usage.detector_calls,
+            x.usage.input_tokens,
+            x.usage.output_tokens,
             x.cost
         )
     };

@@ -269,11 +269,22 @@ pub struct Usage {
 }
 
 impl Usage {
-    /// Adds one detector's calls and tokens, saturating (see [`TokenUsage`]).
+    /// Adds one detector's calls and tokens.
     pub fn add(&mut self, calls: u64, tokens: TokenUsage) {
-        self.detector_calls = self.detector_calls.saturating_add(calls);
-        self.input_tokens = self.input_tokens.saturating_add(tokens.input_tokens);
-        self.output_tokens = self.output_tokens.saturating_add(tokens.output_tokens);
+        *self += Usage {
+            detector_calls: calls,
+            input_tokens: tokens.input_tokens,
+            output_tokens: tokens.output_tokens,
+        };
+    }
+}
+
+impl std::ops::AddAssign for Usage {
+    /// Saturating, as [`TokenUsage`]'s.
+    fn add_assign(&mut self, o: Usage) {
+        self.detector_calls = self.detector_calls.saturating_add(o.detector_calls);
+        self.input_tokens = self.input_tokens.saturating_add(o.input_tokens);
+        self.output_tokens = self.output_tokens.saturating_add(o.output_tokens);
     }
 }
 
