@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """Writes seed inputs for the `package` fuzz target (fuzz/README.md).
 
-Usage: seeds.py OUT_DIR
+Usage: seeds.py OUT_DIR          seeds for the `package` target
+       seeds.py --text OUT_DIR   seeds for the `text` target
 
-Each seed is a selector byte (how fuzz_targets/package.rs packs the rest)
-followed by a small package of one shape the readers know. All contents
+Each package seed is a selector byte (how fuzz_targets/package.rs packs the
+rest) followed by a small package of one shape the readers know. Each text
+seed is a selector byte (0: a text or diff, 2: a config, 3: a policy; see
+fuzz_targets/text.rs) followed by a fixture or shipped policy file. All contents
 are harmless text written here; the "evil" ones only name a capability.
 Standard library only.
 """
@@ -108,5 +111,25 @@ def main(out):
     print(f"{len(seeds)} seeds in {out}")
 
 
+def text_seeds(out):
+    os.makedirs(out, exist_ok=True)
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    fx = os.path.join(root, "tests", "fixtures")
+    kinds = [(0, os.path.join(fx, "text")), (0, os.path.join(fx, "diffs")), (2, os.path.join(fx, "config")),
+             (3, os.path.join(fx, "policies")), (3, os.path.join(root, "policies"))]
+    n = 0
+    for sel, d in kinds:
+        for name in sorted(os.listdir(d)):
+            with open(os.path.join(d, name), "rb") as f:
+                body = f.read(60000)
+            with open(os.path.join(out, f"seed-{n:03d}"), "wb") as f:
+                f.write(bytes([sel]) + body)
+            n += 1
+    print(f"{n} seeds in {out}")
+
+
 if __name__ == "__main__":
-    main(sys.argv[1])
+    if sys.argv[1] == "--text":
+        text_seeds(sys.argv[2])
+    else:
+        main(sys.argv[1])
