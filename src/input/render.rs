@@ -1751,16 +1751,23 @@ impl Unchanged {
     }
 
     /// The new package to render (`None` when it holds no regular file),
-    /// the base to render it against, and what compiled code the change
-    /// adds or alters. Rendering them gives the very text rendering both
-    /// whole packages would: an unchanged file renders nothing.
+    /// the base to render it against, what compiled code the change adds
+    /// or alters, and the members left as they were (the base's, by their
+    /// root-stripped paths; none when the root guess failed). Rendering the
+    /// first two gives the very text rendering both whole packages would:
+    /// an unchanged file renders nothing.
     fn finish(
         mut self,
         new: Package,
         mut old: std::collections::HashMap<String, Member>,
         has_base: bool,
         mode: RenderMode,
-    ) -> (Option<Package>, Option<Package>, Option<String>) {
+    ) -> (
+        Option<Package>,
+        Option<Package>,
+        Option<String>,
+        Vec<Member>,
+    ) {
         let (notes, links) = (new.notes, new.links);
         if !self.root_holds && !self.same.is_empty() {
             // The guess was wrong: nothing is stripped, so nothing was
@@ -1802,7 +1809,13 @@ impl Unchanged {
             members: old.into_values().collect(),
             ..Package::default()
         });
-        (holds_files.then_some(new), old, opaque([compiled, linked]))
+        let same = self.same.into_iter().map(|(_, o)| o).collect();
+        (
+            holds_files.then_some(new),
+            old,
+            opaque([compiled, linked]),
+            same,
+        )
     }
 }
 
@@ -1869,7 +1882,7 @@ pub fn render_package_mode(
         RenderMode::Scan => split.hidden(),
         RenderMode::Corpus => HiddenCode::default(),
     };
-    let (new, old, opaque_change) = split.finish(new, old_by_path, base.is_some(), mode);
+    let (new, old, opaque_change, unchanged) = split.finish(new, old_by_path, base.is_some(), mode);
     if new.is_none() {
         return fail(
             format!("{source}: the package holds no regular files"),
@@ -1882,14 +1895,19 @@ pub fn render_package_mode(
         new.members.iter().for_each(|m| hidden.look_at(m));
         hidden.add_unchanged(same, &new.members);
         hidden.count_tests_if_opened();
+        // A requirement file may be left as it was while a changed
+        // manifest starts to name it: its lines become requirements all
+        // the same.
         hidden.resolve_requirement_files(|p| {
             new.members
                 .iter()
+                .chain(&unchanged)
                 .find(|m| m.path == p)
                 .map(|m| m.data.clone())
         });
         hidden.sort();
     }
+    drop(unchanged);
     let r = render(old, new, mode);
     let empty = base.is_some() && r.text.is_empty();
     if let Some(b) = base {
@@ -2677,7 +2695,8 @@ mod tests {
     /// tomli with `dependencies = { file = ["requirements.txt"] }` and a
     /// `helper @ https://…` line there was allowed (session 22). The same
     /// line in a file no manifest names (a developer's requirements) does
-    /// not count, whole or in a version diff.
+    /// not count, whole or in a version diff; in a diff, a file left as it
+    /// was counts once a changed manifest names it.
     #[test]
     fn requirement_files_a_manifest_names_are_read_for_fetched_dependencies() {
         let dir = tempfile::tempdir().unwrap();
@@ -2711,6 +2730,21 @@ mod tests {
         let why = render_package(Some(&base), &named, &limits)
             .opaque_code
             .expect("in the change");
+        assert!(why.contains("requirements.txt: helper @ "), "{why}");
+        // The requirement file left as it was, a changed manifest naming
+        // it: the unchanged file renders nothing, yet its line is now a
+        // requirement (this was missed: only changed files were read).
+        let unnamed_before = write(
+            "d.tar.gz",
+            &[
+                ("p-1.0/pyproject.toml", "[project]\nname = \"p\"\n"),
+                ("p-1.0/requirements.txt", line),
+                ("p-1.0/p/__init__.py", "x = 1\n"),
+            ],
+        );
+        let why = render_package(Some(&unnamed_before), &named, &limits)
+            .opaque_code
+            .expect("an unchanged file the change names");
         assert!(why.contains("requirements.txt: helper @ "), "{why}");
         let unnamed = write(
             "c.tar.gz",
@@ -2802,7 +2836,6 @@ mod tests {
         assert_eq!(decode(b"caf\xe9\r\n"), "caf\u{fffd}\n");
     }
 
-    /// Writes a `.tar.gz` of `files` and returns its path (in `dir`).
     /// [`tar_gz`] of text files.
     fn tar_gz_text(dir: &Path, name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
         let files: Vec<(String, Vec<u8>)> = files
@@ -2812,6 +2845,7 @@ mod tests {
         tar_gz(dir, name, &files)
     }
 
+    /// Writes a `.tar.gz` of `files` and returns its path (in `dir`).
     fn tar_gz(dir: &Path, name: &str, files: &[(String, Vec<u8>)]) -> std::path::PathBuf {
         let path = dir.join(name);
         let gz = flate2::write::GzEncoder::new(
