@@ -123,9 +123,9 @@ fn bytes_slice_scores<P: Precheck + ?Sized>(p: &P, text: &[u8]) -> Vec<(f32, Spa
 /// holds text maps to a non-empty source span, so reports can tell "nothing
 /// to read" from "read and cleared" (`VetoReport::empty_view`).
 fn view_slice_scores<P: Precheck + ?Sized>(p: &P, d: &capabilities::Digest) -> Vec<(f32, Span)> {
-    view_slice_parts(p, d)
+    view_slices(p, d, |_| ())
         .into_iter()
-        .map(|(s, sp, _)| (s, sp))
+        .map(|(s, sp, ())| (s, sp))
         .collect()
 }
 
@@ -136,12 +136,24 @@ fn view_slice_parts<P: Precheck + ?Sized>(
     p: &P,
     d: &capabilities::Digest,
 ) -> Vec<(f32, Span, Vec<Span>)> {
+    view_slices(p, d, |sp| d.source_parts(sp))
+}
+
+/// The view's slices: score, covering source span, and `held(slice)` of
+/// each (the empty view's one slice, `held`'s default). Only the
+/// coordinator's review asks for the runs a slice holds; the plain scores
+/// do not compute them.
+fn view_slices<P: Precheck + ?Sized, T: Default>(
+    p: &P,
+    d: &capabilities::Digest,
+    held: impl Fn(Span) -> T,
+) -> Vec<(f32, Span, T)> {
     if d.text.is_empty() {
-        return vec![(0.0, Span { start: 0, end: 0 }, Vec::new())];
+        return vec![(0.0, Span { start: 0, end: 0 }, T::default())];
     }
     bytes_slice_scores(p, &d.text)
         .into_iter()
-        .map(|(s, sp)| (s, d.span_to_source(sp), d.source_parts(sp)))
+        .map(|(s, sp)| (s, d.span_to_source(sp), held(sp)))
         .collect()
 }
 
