@@ -540,9 +540,10 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
             };
             inp.notes.extend(note);
             let ids = policies_for(&inp);
-            // A diff against a folder is not cached: a folder's hash covers
-            // only its regular files.
-            let cacheable = inp.error.is_none() && base.as_deref().map_or(true, Path::is_file);
+            // A folder's hash is of what its reader saw (files, links and
+            // skipped entries: `render::folder_sha256`), so a folder, as a
+            // package or as a base, is keyed as soundly as an archive.
+            let cacheable = inp.error.is_none();
             let r = match &cache {
                 Some(c) if cacheable => {
                     let base_sha = inp.base.as_ref().map(|b| b.sha256.as_str());
@@ -639,9 +640,12 @@ fn open_cache(coord: &crate::coordinator::Coordinator) -> Option<crate::cache::C
 }
 
 /// A cached report, re-addressed to this input. Nothing ran this time, so
-/// this run's usage is zero; the votes it was decided on are kept.
+/// this run's usage is zero; the votes it was decided on are kept. The
+/// notes are this read's: one artifact under another name (a tarball named
+/// `.whl`) is noted as such however it was named when the report was cached.
 fn from_cache(mut r: Report, inp: &Input, coord: &crate::coordinator::Coordinator) -> Report {
     r.input = inp.info();
+    r.notes = inp.notes.clone();
     // The key covers the config's content, not where it was read from.
     r.config = coord.config_info();
     r.usage = crate::report::Usage::default();

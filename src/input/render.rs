@@ -40,6 +40,43 @@ const LINE_CAP: usize = 2048;
 const FILE_CAP: usize = 16 * 1024;
 const SAMPLE_CAP: usize = 64 * 1024;
 
+/// A folder's identity, which the cache and `[[allow]]` entries key on as
+/// they key on an archive's sha256: every regular file's path and bytes,
+/// every link's path and the path it leads to, and every note the reader
+/// made (links, entries that are not regular files, nested archives). What
+/// can change a decision must change this hash: a link named `run.js` to
+/// a README makes a package inconclusive, and with regular files alone a
+/// cached or allowlisted allow of the folder before the link was added
+/// was served for it.
+pub fn folder_sha256(p: &Package) -> String {
+    let mut all = Vec::new();
+    let mut field = |tag: u8, a: &[u8], b: &[u8]| {
+        // Tagged and NUL-separated: paths hold no NUL (the reader refuses
+        // control characters), so no two entries serialise alike.
+        all.push(tag);
+        all.extend_from_slice(a);
+        all.push(0);
+        all.extend_from_slice(b);
+        all.push(0);
+    };
+    let mut members: Vec<&Member> = p.members.iter().collect();
+    members.sort_by(|a, b| a.path.cmp(&b.path));
+    for m in &members {
+        field(b'f', m.path.as_bytes(), sha256_hex(&m.data).as_bytes());
+    }
+    let mut links: Vec<&(String, String)> = p.links.iter().collect();
+    links.sort();
+    for (link, to) in links {
+        field(b'l', link.as_bytes(), to.as_bytes());
+    }
+    let mut notes: Vec<&String> = p.notes.iter().collect();
+    notes.sort();
+    for n in notes {
+        field(b'n', n.as_bytes(), b"");
+    }
+    sha256_hex(&all)
+}
+
 /// Reads a package from a path: archive (by name, or by content) or directory.
 /// Returns the raw bytes' hash and size with the package or the error.
 pub fn load_package(path: &Path, limits: &Limits) -> (String, u64, Result<Package, ArchiveError>) {
@@ -54,23 +91,12 @@ fn load_package_with(
     sink: Option<MemberSink<'_>>,
 ) -> (String, u64, Result<Package, ArchiveError>) {
     if path.is_dir() {
-        // A directory's identity is its content: paths and bytes, in order.
         let mut result = read_dir(path, limits);
         let (sha, size) = match &result {
-            Ok(p) => {
-                let mut all = Vec::new();
-                let mut members: Vec<&Member> = p.members.iter().collect();
-                members.sort_by(|a, b| a.path.cmp(&b.path));
-                for m in &members {
-                    all.extend_from_slice(m.path.as_bytes());
-                    all.push(0);
-                    all.extend_from_slice(sha256_hex(&m.data).as_bytes());
-                }
-                (
-                    sha256_hex(&all),
-                    members.iter().map(|m| m.data.len() as u64).sum(),
-                )
-            }
+            Ok(p) => (
+                folder_sha256(p),
+                p.members.iter().map(|m| m.data.len() as u64).sum(),
+            ),
             Err(_) => (String::new(), 0),
         };
         // Hashed from the members, so they reach the sink only now.
@@ -1948,8 +1974,8 @@ pub fn render_package_mode(
         // Not a reason to allow: rendering normalises line endings, replaces
         // invalid UTF-8 and shows neither file modes nor skipped members, so
         // equal text is not equal packages; and nothing is left to judge.
-        // A directory's sha256 covers its regular files only, so only two
-        // artifacts with one hash are known to be the very same bytes.
+        // A directory's sha256 is of what its reader saw, not of bytes, so
+        // only two archives with one hash are known to be the very same.
         let same_file = !path.is_dir()
             && base.is_some_and(|b| !b.is_dir())
             && base_sha.as_deref() == Some(sha.as_str());

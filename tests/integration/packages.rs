@@ -1280,6 +1280,82 @@ fn archives_are_judged_as_pip_would_unpack_them() {
     }
 }
 
+/// A folder's sha256 is what the cache and `[[allow]]` entries key on, so it
+/// must change with anything that changes a decision. It covered regular
+/// files alone: is-number unpacked was allowed and cached, then a link
+/// `lib/run.js -> README.md` added (which makes it inconclusive) and the
+/// cached allow was served; an allowlist entry for the folder held too.
+/// Also: a cached report carries this read's notes, not the first one's.
+#[test]
+fn a_folder_s_identity_covers_its_links_for_the_cache_and_the_allowlist() {
+    let c = Canary::new();
+    let pkg = c.dir.path().join("is-number");
+    for (path, data) in tgz_members("packages/benign/is-number-7.0.0.tgz") {
+        let to = pkg.join(path.strip_prefix("package/").unwrap());
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::write(to, data).unwrap();
+    }
+    let pkg_arg = pkg.to_str().unwrap().to_string();
+    let scan = |global: &[&str]| {
+        let mut args = global.to_vec();
+        args.extend(["scan", "--local-only", "--format", "json", &pkg_arg]);
+        json(&c.run(&args))
+    };
+    let cached = |r: &serde_json::Value| r["notes"].to_string().contains("cached:");
+    let first = scan(&[]);
+    assert_eq!(first["decision"], "allow", "{first:#}");
+    let again = scan(&[]);
+    assert!(cached(&again), "{again:#}");
+    assert_eq!(again["input"]["sha256"], first["input"]["sha256"]);
+    let sha = first["input"]["sha256"].as_str().unwrap().to_string();
+    let reviewed = c.write(
+        "reviewed.toml",
+        &format!("[[allow]]\nsha256 = \"{sha}\"\nreason = \"reviewed\"\n"),
+    );
+    let reviewed = reviewed.to_str().unwrap();
+    assert_eq!(scan(&["--config", reviewed])["reason"], "allowlisted");
+
+    std::fs::create_dir(pkg.join("lib")).unwrap();
+    std::os::unix::fs::symlink("../README.md", pkg.join("lib/run.js")).unwrap();
+    let linked = scan(&[]);
+    assert!(!cached(&linked), "{linked:#}");
+    assert_ne!(linked["input"]["sha256"], first["input"]["sha256"]);
+    assert_eq!(linked["decision"], "block", "{linked:#}");
+    assert!(
+        linked.to_string().contains("lib/run.js -> README.md"),
+        "{linked:#}"
+    );
+    let listed = scan(&["--config", reviewed]);
+    assert_eq!(listed["decision"], "block", "{listed:#}");
+    assert_ne!(listed["reason"], "allowlisted");
+    // A link between two documents changes no decision, but the folder is
+    // not the one that was reviewed or cached.
+    std::fs::remove_file(pkg.join("lib/run.js")).unwrap();
+    std::os::unix::fs::symlink("../README.md", pkg.join("lib/NOTES.md")).unwrap();
+    let doc_link = scan(&[]);
+    assert_eq!(doc_link["decision"], "allow", "{doc_link:#}");
+    assert!(!cached(&doc_link), "{doc_link:#}");
+    assert_ne!(doc_link["input"]["sha256"], first["input"]["sha256"]);
+
+    // The same tarball named as a wheel: reused from the cache, and noted
+    // as misnamed, which the report cached under its true name was not.
+    let tgz = fixture("packages/benign/is-number-7.0.0.tgz");
+    let misnamed = c.dir.path().join("is_number-7.0.0-py3-none-any.whl");
+    std::fs::copy(&tgz, &misnamed).unwrap();
+    let tgz_arg = tgz.to_str().unwrap().to_string();
+    let by_name = |p: &str| json(&c.run(&["scan", "--local-only", "--format", "json", p]));
+    let true_name = by_name(&tgz_arg);
+    assert!(!true_name["notes"].to_string().contains("named as"));
+    let r = by_name(misnamed.to_str().unwrap());
+    assert!(cached(&r), "{r:#}");
+    assert!(
+        r["notes"]
+            .to_string()
+            .contains("named as a zip (or wheel) archive"),
+        "{r:#}"
+    );
+}
+
 /// A link gives a file a second name when the package is unpacked, and
 /// under a code file's name a document runs as code: but the pre-check read
 /// it as documentation, and the veto (code only) not at all. is-number with
