@@ -789,6 +789,29 @@ fn appended_zip(data: &[u8]) -> bool {
         && zip::ZipArchive::new(Cursor::new(data)).is_ok_and(|z| !z.is_empty())
 }
 
+/// Whether Python's zipfile takes `bytes` for a zip, as pip's
+/// `unpack_file` asks (`zipfile.is_zipfile`) before it tries tar, whatever
+/// the file's name: an end-of-central-directory record closing the file, or
+/// the last one in its final 64 KiB and 22 bytes with a whole record after
+/// it (`zipfile._EndRecData`). A zip carried verbatim near a tarball's end
+/// (in a gzip stored block, or an uncompressed tar's last member) makes a
+/// file that tar readers and pip unpack differently. A tarball that holds
+/// the four bytes by chance (about one in 65,000) fails to install with
+/// pip, which tries to unzip it, so refusing it loses no working package.
+pub fn python_finds_zip(bytes: &[u8]) -> bool {
+    const EOCD: &[u8] = b"PK\x05\x06";
+    const RECORD: usize = 22;
+    if bytes.len() < RECORD {
+        return false;
+    }
+    let last = &bytes[bytes.len() - RECORD..];
+    if last.starts_with(EOCD) && last[RECORD - 2..] == [0, 0] {
+        return true;
+    }
+    let tail = &bytes[bytes.len().saturating_sub((1 << 16) + RECORD)..];
+    memchr::memmem::rfind(tail, EOCD).is_some_and(|at| at + RECORD <= tail.len())
+}
+
 /// An inner gzip or bzip2 stream: a tar when its first block is a tar
 /// header, else one compressed file, read as `ARCHIVE/NAME` where NAME is
 /// the archive's name without `.gz` or `.bz2` (`data.csv.gz/data.csv`).
@@ -840,6 +863,15 @@ pub fn read_archive_with(
     limits: &Limits,
     sink: Option<MemberSink<'_>>,
 ) -> Result<Package, ArchiveError> {
+    if format != ArchiveFormat::Zip && python_finds_zip(bytes) {
+        return Err(ArchiveError::Ambiguous {
+            member: "(zip end-of-central-directory record)".into(),
+            why: format!(
+                "this {} archive also ends as a zip: Python's zipfile finds an end-of-central-directory record in its last 64 KiB, and pip unpacks any file zipfile.is_zipfile accepts as a zip before it tries tar, so pip would install the zip's members while every tar reader (uv, Python's tarfile, Canary) sees the tar's",
+                format.describe()
+            ),
+        });
+    }
     let mut budget = Budget::new(limits, bytes.len() as u64);
     let mut c = Collector::new(sink);
     let (b, at) = (&mut budget, Within::TOP);
@@ -1761,7 +1793,8 @@ mod tests {
         }
         let inner = zip_of(&[("lib/README.md\n/metrics.js", b"x = 1\n")]);
         let outer = tar_of(&[("pkg/vendor.zip", &inner)]);
-        let p = read_archive(&outer, ArchiveFormat::Tar, &Limits::default()).unwrap();
+        // Compressed: a plain tar ending in a zip's bytes is one pip unzips.
+        let p = read_archive(&gz(&outer), ArchiveFormat::TarGz, &Limits::default()).unwrap();
         assert_eq!(
             paths(&p),
             ["pkg/vendor.zip/lib/README.md<U+000A>/metrics.js"]
@@ -1902,6 +1935,74 @@ mod tests {
         p.members.iter().map(|m| m.path.as_str()).collect()
     }
 
+    /// A gzip whose deflate stream is stored blocks: the tar's bytes, a
+    /// zip member's included, appear in the file as they are.
+    fn gz_stored(data: &[u8]) -> Vec<u8> {
+        use std::io::Write;
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::none());
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
+    }
+
+    /// pip unzips any file Python's zipfile takes for a zip before it tries
+    /// tar: a tarball carrying a zip verbatim near its end installs the
+    /// zip's members. Every tar format is refused so; a zip inside a
+    /// compressed stream (not verbatim), or far from the end, is not one.
+    #[test]
+    fn a_tarball_that_python_s_zipfile_takes_for_a_zip_is_refused() {
+        let inner = zip_of(&[("pkg-1.0/setup.py", b"import os\nos.system('id')\n")]);
+        let files: [(&str, &[u8]); 2] = [
+            (
+                "pkg-1.0/setup.py",
+                b"from setuptools import setup\nsetup()\n",
+            ),
+            ("pkg-1.0/tests/data.zip", &inner),
+        ];
+        let tar = tar_of(&files);
+        let plain = tar_of(&files[..1]);
+        let stored = gz_stored(&tar);
+        let ambiguous = |bytes: &[u8], format| match read_archive(bytes, format, &Limits::default())
+        {
+            Err(ArchiveError::Ambiguous { member, why }) => {
+                assert!(member.contains("end-of-central-directory"), "{member}");
+                assert!(why.contains("pip"), "{why}");
+                true
+            }
+            Ok(_) => false,
+            Err(e) => panic!("{e}"),
+        };
+        assert!(python_finds_zip(&tar) && python_finds_zip(&stored));
+        assert!(ambiguous(&tar, ArchiveFormat::Tar));
+        assert!(ambiguous(&stored, ArchiveFormat::TarGz));
+        // The same members compressed: the zip's bytes are not in the file.
+        assert!(!python_finds_zip(&gz(&tar)));
+        let p = read_archive(&gz(&tar), ArchiveFormat::TarGz, &Limits::default()).unwrap();
+        assert!(paths(&p).contains(&"pkg-1.0/tests/data.zip/pkg-1.0/setup.py"));
+        assert!(!ambiguous(&plain, ArchiveFormat::Tar));
+        // A zip is a zip: read as one.
+        assert!(python_finds_zip(&inner));
+        assert!(read_archive(&inner, ArchiveFormat::Zip, &Limits::default()).is_ok());
+
+        // zipfile._EndRecData: a record closing the file; else the last
+        // one in the final 64 KiB + 22 bytes, with a whole record after it.
+        let mut closing = vec![b'x'; 100];
+        closing.extend_from_slice(b"PK\x05\x06");
+        closing.extend_from_slice(&[0; 18]);
+        assert!(python_finds_zip(&closing));
+        let cut = &closing[..closing.len() - 1];
+        assert!(!python_finds_zip(cut), "a record cut short is none");
+        let mut far = closing.clone();
+        far.extend(std::iter::repeat_n(b'y', (1 << 16) + 1));
+        assert!(
+            !python_finds_zip(&far),
+            "beyond the 64 KiB zipfile searches"
+        );
+        let mut near = closing.clone();
+        near.extend(std::iter::repeat_n(b'y', 1 << 16));
+        assert!(python_finds_zip(&near));
+        assert!(!python_finds_zip(b"PK\x05\x06"));
+    }
+
     fn member<'p>(p: &'p Package, path: &str) -> &'p [u8] {
         &p.members.iter().find(|m| m.path == path).unwrap().data
     }
@@ -1958,13 +2059,15 @@ mod tests {
         let mut polyglot = png.clone();
         polyglot.extend(zip_of(&[("evil/__init__.py", b"import os\n")]));
         let outer = tar_of(&[("pkg/logo.png", &polyglot)]);
-        let p = read_archive(&outer, ArchiveFormat::Tar, &Limits::default()).unwrap();
+        // Compressed: a plain tar ending in a zip's bytes is one pip unzips.
+        let p = read_archive(&gz(&outer), ArchiveFormat::TarGz, &Limits::default()).unwrap();
         assert_eq!(paths(&p), ["pkg/logo.png/evil/__init__.py"]);
         // The record's four bytes alone, in a binary: still one file.
         let mut chance = png;
         chance.extend(b"PK\x05\x06 and nothing a zip reader accepts");
         let outer = tar_of(&[("pkg/lib.so", &chance)]);
-        let p = read_archive(&outer, ArchiveFormat::Tar, &Limits::default()).unwrap();
+        // Compressed: a plain tar ending in a zip's bytes is one pip unzips.
+        let p = read_archive(&gz(&outer), ArchiveFormat::TarGz, &Limits::default()).unwrap();
         assert_eq!(paths(&p), ["pkg/lib.so"]);
     }
 
@@ -1973,7 +2076,8 @@ mod tests {
         let innermost = zip_of(&[("x.py", b"x = 1\n")]);
         let middle = zip_of(&[("inner.zip", &innermost)]);
         let outer = tar_of(&[("pkg/middle.zip", &middle)]);
-        let err = read_archive(&outer, ArchiveFormat::Tar, &Limits::default()).unwrap_err();
+        // Compressed: a plain tar ending in a zip's bytes is one pip unzips.
+        let err = read_archive(&gz(&outer), ArchiveFormat::TarGz, &Limits::default()).unwrap_err();
         match err {
             ArchiveError::Limit { key, what, limit } => {
                 assert_eq!((key, limit), ("max-nesting", 1));
@@ -1987,7 +2091,8 @@ mod tests {
             max_nesting: 2,
             ..Limits::default()
         };
-        let p = read_archive(&outer, ArchiveFormat::Tar, &two).unwrap();
+        // Compressed: a plain tar ending in a zip's bytes is one pip unzips.
+        let p = read_archive(&gz(&outer), ArchiveFormat::TarGz, &two).unwrap();
         assert_eq!(paths(&p), ["pkg/middle.zip/inner.zip/x.py"]);
         let none = Limits {
             max_nesting: 0,
@@ -1995,7 +2100,7 @@ mod tests {
         };
         let one = tar_of(&[("pkg/inner.zip", &innermost)]);
         assert!(matches!(
-            read_archive(&one, ArchiveFormat::Tar, &none),
+            read_archive(&gz(&one), ArchiveFormat::TarGz, &none),
             Err(ArchiveError::Limit {
                 key: "max-nesting",
                 ..
@@ -2762,7 +2867,8 @@ mod tests {
         }
         let npz = z.finish().unwrap().into_inner();
         let outer = tar_of(&[("pkg/data/m.npz", &npz)]);
-        let p = read_archive(&outer, ArchiveFormat::Tar, &Limits::default()).unwrap();
+        // Compressed: a plain tar ending in a zip's bytes is one pip unzips.
+        let p = read_archive(&gz(&outer), ArchiveFormat::TarGz, &Limits::default()).unwrap();
         let data = member(&p, "pkg/data/m.npz/big.npy");
         assert!(data.len() < 2 * BINARY_PROBE, "{}", data.len());
         assert!(data[..BINARY_PROBE].iter().all(|&b| b == 0));
@@ -2804,7 +2910,7 @@ mod tests {
         };
         let outer = tar_of(&[("pkg/vendor/t.zip", &text)]);
         assert!(matches!(
-            read_archive(&outer, ArchiveFormat::Tar, &small),
+            read_archive(&gz(&outer), ArchiveFormat::TarGz, &small),
             Err(ArchiveError::Limit {
                 key: "max-member-bytes",
                 ..

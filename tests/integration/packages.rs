@@ -1280,6 +1280,63 @@ fn archives_are_judged_as_pip_would_unpack_them() {
     }
 }
 
+/// pip's `unpack_file` unzips any file Python's zipfile takes for a zip
+/// before it tries tar, whatever its name. A tarball whose gzip stream is
+/// stored blocks carries its members' bytes verbatim, so a zip as its last
+/// member ends the file as a zip: tar readers (Canary, uv, tarfile) see
+/// is-number, pip would install the zip. With tomli and a zip whose
+/// setup.py fetched a dependency from a URL, Canary allowed it. Refused
+/// now, naming pip; the same members compressed (no zip in the file's
+/// bytes) are read as before, the zip as a folder.
+#[test]
+fn a_tarball_that_pip_would_unzip_is_refused() {
+    let c = Canary::new();
+    let members = tgz_members("packages/benign/is-number-7.0.0.tgz");
+    let inner = {
+        let mut z = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        z.start_file(
+            "package/README.md",
+            zip::write::SimpleFileOptions::default(),
+        )
+        .unwrap();
+        z.write_all(b"# fixtures\n").unwrap();
+        z.finish().unwrap().into_inner()
+    };
+    let build = |level| {
+        let mut b = tar::Builder::new(flate2::write::GzEncoder::new(Vec::new(), level));
+        let mut files: Vec<(&str, &[u8])> = members
+            .iter()
+            .map(|(p, d)| (p.as_str(), d.as_slice()))
+            .collect();
+        files.push(("package/test/fixtures.zip", &inner));
+        for (name, data) in files {
+            let mut h = tar::Header::new_gnu();
+            h.set_size(data.len() as u64);
+            h.set_mode(0o644);
+            h.set_path(name).unwrap();
+            h.set_cksum();
+            b.append(&h, data).unwrap();
+        }
+        b.into_inner().unwrap().finish().unwrap()
+    };
+    let stored = c.dir.path().join("is-number-7.0.0.tgz");
+    std::fs::write(&stored, build(flate2::Compression::none())).unwrap();
+    let (o, r) = scan_path_json(&c, &stored);
+    assert_eq!(code(&o), 2, "{r:#}");
+    assert_eq!(r["reason"], "input-error");
+    let why = r["error"].as_str().unwrap();
+    assert!(
+        why.contains("end-of-central-directory") && why.contains("pip would install the zip"),
+        "{why}"
+    );
+    let compressed = c.dir.path().join("compressed").join("is-number-7.0.0.tgz");
+    std::fs::create_dir(compressed.parent().unwrap()).unwrap();
+    std::fs::write(&compressed, build(flate2::Compression::fast())).unwrap();
+    let (o, r) = scan_path_json(&c, &compressed);
+    assert_eq!(code(&o), 0, "{r:#}");
+    assert!(r["notes"].to_string().contains("fixtures.zip"), "{r:#}");
+}
+
 /// A folder's sha256 is what the cache and `[[allow]]` entries key on, so it
 /// must change with anything that changes a decision. It covered regular
 /// files alone: is-number unpacked was allowed and cached, then a link
