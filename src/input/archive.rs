@@ -550,6 +550,9 @@ pub type MemberSink<'a> = &'a mut (dyn FnMut(Member) + Send);
 struct Collector<'a> {
     package: Package,
     seen: BTreeSet<String>,
+    /// Each path of the package itself (files and links) as a file system
+    /// that ignores case would name it, with the path first seen so.
+    folded: std::collections::BTreeMap<String, String>,
     links: BTreeSet<String>,
     /// Archives found inside the package and read as folders.
     nested: Vec<String>,
@@ -587,6 +590,7 @@ impl<'a> Collector<'a> {
         Collector {
             package: Package::default(),
             seen: BTreeSet::new(),
+            folded: Default::default(),
             links: BTreeSet::new(),
             nested: Vec::new(),
             sink,
@@ -641,6 +645,7 @@ impl<'a> Collector<'a> {
     /// (distlib's `tests/evil.tar.gz`).
     fn claim(&mut self, path: String, depth: u32) -> Result<String, ArchiveError> {
         self.not_through_link(&path, depth, ("", "; read as it is"))?;
+        self.not_a_twin(&path, depth)?;
         if self.seen.insert(path.clone()) {
             return Ok(path);
         }
@@ -659,6 +664,33 @@ impl<'a> Collector<'a> {
             "{path}: appears more than once inside an archive in the package; the later copy is read as {copy:?}"
         ));
         Ok(copy)
+    }
+
+    /// In the package itself, a path that only a case-sensitive file
+    /// system tells from one before it (`index.js` and `INDEX.js`, or
+    /// `setup.py` and Windows' `setup.py.`) is refused: unpacked on macOS
+    /// or Windows, both are written to one file and the later wins, so an
+    /// install there runs another file than the one read under that name.
+    /// Exact repeats are left to [`Collector::claim`]. Inner archives are
+    /// not unpacked by an install, and their twins are read as they are.
+    fn not_a_twin(&mut self, path: &str, depth: u32) -> Result<(), ArchiveError> {
+        if depth > 0 {
+            return Ok(());
+        }
+        match self.folded.entry(fold_path(path)) {
+            std::collections::btree_map::Entry::Vacant(e) => {
+                e.insert(path.to_string());
+                Ok(())
+            }
+            std::collections::btree_map::Entry::Occupied(e) if e.get() == path => Ok(()),
+            std::collections::btree_map::Entry::Occupied(e) => Err(ArchiveError::Ambiguous {
+                member: path.to_string(),
+                why: format!(
+                    "its path names the same file as {:?} on a file system that ignores letter case or, as Windows does, trailing dots and spaces (macOS and Windows by default): unpacked there, the later replaces the earlier",
+                    e.get()
+                ),
+            }),
+        }
     }
 
     fn file(&mut self, path: String, data: Vec<u8>, depth: u32) -> Result<(), ArchiveError> {
@@ -683,6 +715,7 @@ impl<'a> Collector<'a> {
     ) -> Result<(), ArchiveError> {
         let full = at.full(path);
         self.not_through_link(&full, at.depth, ("a link ", ""))?;
+        self.not_a_twin(&full, at.depth)?;
         // Inside an inner archive, an escaping link is noted like any other
         // (see `member_path`): nothing is followed either way. A hard
         // link's target is a path from the archive's root, a symlink's one
@@ -787,6 +820,18 @@ fn appended_zip(data: &[u8]) -> bool {
         && is_binary(data)
         && memchr::memmem::find(tail, EOCD).is_some()
         && zip::ZipArchive::new(Cursor::new(data)).is_ok_and(|z| !z.is_empty())
+}
+
+/// A path as a file system that ignores letter case names it, each part
+/// without the trailing dots and spaces Windows drops.
+fn fold_path(path: &str) -> String {
+    path.split('/')
+        .map(|part| {
+            let trimmed = part.trim_end_matches(['.', ' ']);
+            if trimmed.is_empty() { part } else { trimmed }.to_lowercase()
+        })
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 /// Whether Python's zipfile takes `bytes` for a zip, as pip's
@@ -1933,6 +1978,75 @@ mod tests {
 
     fn paths(p: &Package) -> Vec<&str> {
         p.members.iter().map(|m| m.path.as_str()).collect()
+    }
+
+    /// Two names for one file on macOS or Windows: refused in the package
+    /// itself, naming both; read as they are inside an inner archive.
+    #[test]
+    fn paths_a_case_insensitive_file_system_merges_are_refused() {
+        let twin = |files: &[(&str, &[u8])]| match read_archive(
+            &gz(&tar_of(files)),
+            ArchiveFormat::TarGz,
+            &Limits::default(),
+        ) {
+            Err(ArchiveError::Ambiguous { member, why }) => Some((member, why)),
+            Ok(_) => None,
+            Err(e) => panic!("{e}"),
+        };
+        let (member, why) = twin(&[
+            ("pkg/index.js", b"module.exports = 1;\n"),
+            (
+                "pkg/INDEX.js",
+                b"require('child_process').execSync('id');\n",
+            ),
+        ])
+        .unwrap();
+        assert_eq!(member, "pkg/INDEX.js");
+        assert!(
+            why.contains("\"pkg/index.js\"") && why.contains("letter case"),
+            "{why}"
+        );
+        for second in [
+            "pkg/Lib/a.py",
+            "pkg/lib/a.py.",
+            "pkg/lib/a.py ",
+            "PKG/lib/A.PY",
+        ] {
+            assert!(
+                twin(&[("pkg/lib/a.py", b"x = 1\n"), (second, b"y = 2\n")]).is_some(),
+                "{second}"
+            );
+        }
+        // Other names in folders that differ in case: no file is shared.
+        assert!(twin(&[("pkg/Lib/a.py", b"x\n"), ("pkg/lib/b.py", b"y\n")]).is_none());
+        // A link is a name too.
+        let mut b = tar::Builder::new(Vec::new());
+        let mut h = tar::Header::new_gnu();
+        h.set_size(5);
+        b.append_data(&mut h, "pkg/README.md", &b"# hi\n"[..])
+            .unwrap();
+        let mut h = tar::Header::new_gnu();
+        h.set_entry_type(tar::EntryType::Symlink);
+        h.set_size(0);
+        b.append_link(&mut h, "pkg/Readme.md", "README.md").unwrap();
+        let linked = b.into_inner().unwrap();
+        let got = read_archive(&linked, ArchiveFormat::Tar, &Limits::default());
+        assert!(
+            matches!(&got, Err(ArchiveError::Ambiguous { member, .. }) if member == "pkg/Readme.md"),
+            "{got:?}"
+        );
+        // Inside an inner archive, which no install unpacks: both read.
+        let inner = tar_of(&[("t/a.py", b"x = 1\n"), ("t/A.py", b"y = 2\n")]);
+        let p = read_archive(
+            &gz(&tar_of(&[("pkg/tests/case.tar", &inner)])),
+            ArchiveFormat::TarGz,
+            &Limits::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            paths(&p),
+            ["pkg/tests/case.tar/t/a.py", "pkg/tests/case.tar/t/A.py"]
+        );
     }
 
     /// A gzip whose deflate stream is stored blocks: the tar's bytes, a
