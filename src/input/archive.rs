@@ -553,6 +553,10 @@ struct Collector<'a> {
     /// Each path of the package itself (files and links) as a file system
     /// that ignores case would name it, with the path first seen so.
     folded: std::collections::BTreeMap<String, String>,
+    /// For a tarball: each path of the package itself without its first
+    /// folder, as npm unpacks it (`strip: 1`, whatever the folder is
+    /// called), folded as in `folded`, with the path first seen so.
+    stripped: Option<std::collections::BTreeMap<String, String>>,
     links: BTreeSet<String>,
     /// Archives found inside the package and read as folders.
     nested: Vec<String>,
@@ -591,6 +595,7 @@ impl<'a> Collector<'a> {
             package: Package::default(),
             seen: BTreeSet::new(),
             folded: Default::default(),
+            stripped: None,
             links: BTreeSet::new(),
             nested: Vec::new(),
             sink,
@@ -671,25 +676,46 @@ impl<'a> Collector<'a> {
     /// `setup.py` and Windows' `setup.py.`) is refused: unpacked on macOS
     /// or Windows, both are written to one file and the later wins, so an
     /// install there runs another file than the one read under that name.
-    /// Exact repeats are left to [`Collector::claim`]. Inner archives are
-    /// not unpacked by an install, and their twins are read as they are.
+    /// Exact repeats are left to [`Collector::claim`]. In a tarball, two
+    /// paths that differ only in their first folder are twins too: npm
+    /// unpacks every member without it (`package/index.js` and
+    /// `x/index.js` are both `index.js`), where pip and the render keep
+    /// both. Inner archives are not unpacked by an install, and their
+    /// twins are read as they are.
     fn not_a_twin(&mut self, path: &str, depth: u32) -> Result<(), ArchiveError> {
+        use std::collections::btree_map::Entry;
         if depth > 0 {
             return Ok(());
         }
+        let twin = |first: &String, why: &str| ArchiveError::Ambiguous {
+            member: path.to_string(),
+            why: format!(
+                "its path names the same file as {first:?} {why}, the later replacing the earlier"
+            ),
+        };
         match self.folded.entry(fold_path(path)) {
-            std::collections::btree_map::Entry::Vacant(e) => {
+            Entry::Vacant(e) => {
+                e.insert(path.to_string());
+            }
+            Entry::Occupied(e) if e.get() == path => return Ok(()),
+            Entry::Occupied(e) => return Err(twin(
+                e.get(),
+                "on a file system that ignores letter case or, as Windows does, trailing dots and spaces (macOS and Windows by default): unpacked there, both are written to one file",
+            )),
+        }
+        let (Some(stripped), Some((_, rest))) = (self.stripped.as_mut(), path.split_once('/'))
+        else {
+            return Ok(());
+        };
+        match stripped.entry(fold_path(rest)) {
+            Entry::Vacant(e) => {
                 e.insert(path.to_string());
                 Ok(())
             }
-            std::collections::btree_map::Entry::Occupied(e) if e.get() == path => Ok(()),
-            std::collections::btree_map::Entry::Occupied(e) => Err(ArchiveError::Ambiguous {
-                member: path.to_string(),
-                why: format!(
-                    "its path names the same file as {:?} on a file system that ignores letter case or, as Windows does, trailing dots and spaces (macOS and Windows by default): unpacked there, the later replaces the earlier",
-                    e.get()
-                ),
-            }),
+            Entry::Occupied(e) => Err(twin(
+                e.get(),
+                "once npm unpacks the tarball, which it does without each member's first folder whatever that is called (strip 1): both are written to one file",
+            )),
         }
     }
 
@@ -919,6 +945,9 @@ pub fn read_archive_with(
     }
     let mut budget = Budget::new(limits, bytes.len() as u64);
     let mut c = Collector::new(sink);
+    if format != ArchiveFormat::Zip {
+        c.stripped = Some(Default::default());
+    }
     let (b, at) = (&mut budget, Within::TOP);
     // Every member of a multi-member gzip (or bzip2) stream, as gzip(1) and
     // Python's tarfile read it: reading only the first let a payload in a
@@ -2019,6 +2048,24 @@ mod tests {
         }
         // Other names in folders that differ in case: no file is shared.
         assert!(twin(&[("pkg/Lib/a.py", b"x\n"), ("pkg/lib/b.py", b"y\n")]).is_none());
+        // npm unpacks a tarball without each member's first folder.
+        let (member, why) = twin(&[
+            ("package/index.js", b"module.exports = 1;\n"),
+            ("x/index.js", b"module.exports = 2;\n"),
+        ])
+        .unwrap();
+        assert_eq!(member, "x/index.js");
+        assert!(
+            why.contains("\"package/index.js\"") && why.contains("npm"),
+            "{why}"
+        );
+        assert!(twin(&[("package/lib/a.js", b"1\n"), ("other/LIB/A.js", b"2\n")]).is_some());
+        // A file beside the folder (npm skips it), another name: no twin.
+        assert!(twin(&[("index.js", b"1\n"), ("package/index.js", b"2\n")]).is_none());
+        assert!(twin(&[("package/a.js", b"1\n"), ("x/b.js", b"2\n")]).is_none());
+        // npm reads no zip.
+        let zip = zip_of(&[("package/index.js", b"1\n"), ("x/index.js", b"2\n")]);
+        assert!(read_archive(&zip, ArchiveFormat::Zip, &Limits::default()).is_ok());
         // A link is a name too.
         let mut b = tar::Builder::new(Vec::new());
         let mut h = tar::Header::new_gnu();

@@ -1337,6 +1337,40 @@ fn a_tarball_that_pip_would_unzip_is_refused() {
     assert!(r["notes"].to_string().contains("fixtures.zip"), "{r:#}");
 }
 
+/// One file to an installer, two to a reader that keeps every path: npm
+/// unpacks a tarball without each member's first folder (`x/index.js`
+/// lands on `package/index.js`), and macOS and Windows ignore letter case
+/// (`package/INDEX.js`). is-number with either second `index.js` was
+/// allowed (exit 0), and npm or a Mac would have run the second. Refused
+/// now, naming both paths and why.
+#[test]
+fn twins_that_npm_or_a_case_insensitive_disk_merges_are_refused() {
+    let c = Canary::new();
+    let members = tgz_members("packages/benign/is-number-7.0.0.tgz");
+    let second = b"'use strict';\nmodule.exports = function isNumber(num) {\n  return typeof num === 'number';\n};\n";
+    for (twin, why) in [
+        ("x/index.js", "npm unpacks the tarball"),
+        ("package/INDEX.js", "ignores letter case"),
+    ] {
+        let mut files: Vec<(&str, &[u8])> = members
+            .iter()
+            .map(|(p, d)| (p.as_str(), d.as_slice()))
+            .collect();
+        files.push((twin, second));
+        let p = c.dir.path().join(format!("{}.tgz", twin.replace('/', "-")));
+        std::fs::write(&p, tar_gz(&files, false)).unwrap();
+        let (o, r) = scan_path_json(&c, &p);
+        assert_eq!(code(&o), 2, "{twin}: {r:#}");
+        let error = r["error"].as_str().unwrap();
+        assert!(
+            error.contains(&format!("{twin:?}"))
+                && error.contains("\"package/index.js\"")
+                && error.contains(why),
+            "{error}"
+        );
+    }
+}
+
 /// A folder's sha256 is what the cache and `[[allow]]` entries key on, so it
 /// must change with anything that changes a decision. It covered regular
 /// files alone: is-number unpacked was allowed and cached, then a link
