@@ -1763,10 +1763,11 @@ pub fn read_dir(root: &Path, limits: &Limits) -> Result<Package, ArchiveError> {
     let mut c = Collector::new(None);
     let mut stack = vec![root.to_path_buf()];
     while let Some(dir) = stack.pop() {
-        let mut entries: Vec<_> = std::fs::read_dir(&dir)
-            .map_err(|e| ArchiveError::Io(format!("{}: {e}", dir.display())))?
-            .flatten()
-            .collect();
+        // An entry the listing cannot read fails the folder: skipped, it
+        // would leave a file unread in a package judged as if whole.
+        let mut entries = std::fs::read_dir(&dir)
+            .and_then(|list| list.collect::<Result<Vec<_>, _>>())
+            .map_err(|e| ArchiveError::Io(format!("{}: {e}", dir.display())))?;
         entries.sort_by_key(|e| e.file_name());
         for e in entries {
             let p = e.path();
