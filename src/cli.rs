@@ -483,15 +483,19 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
             let mut f = a.lock().map_err(|_| anyhow!("audit log lock poisoned"))?;
             writeln!(f, "{}", report.to_json_line()).context("writing the audit log")?;
         }
-        if let (Some(dir), Some(path)) = (&args.quarantine, path) {
-            if report.decision == crate::report::Decision::Block {
-                quarantine(dir, path, &report)?;
+        // A quarantine that fails stops the run (exit 3), as a failing
+        // audit log does; the report is written first, so it is not lost.
+        let held = match (&args.quarantine, path) {
+            (Some(dir), Some(path)) if report.decision == crate::report::Decision::Block => {
+                quarantine(dir, path, &report)
             }
-        }
+            _ => Ok(()),
+        };
         let _ = input;
         let mut out = out.lock().map_err(|_| anyhow!("output lock poisoned"))?;
         out.push(report, &bar);
         bar.inc(1);
+        held?;
         // Nobody reads the decisions any more (`| head`): stop scanning
         // rather than judge a whole mirror for nothing. Exit 3 either way.
         match &out.write_error {
@@ -769,29 +773,81 @@ fn summary(reports: &[Report]) -> String {
 fn quarantine(dir: &Path, path: &Path, report: &Report) -> Result<()> {
     std::fs::create_dir_all(dir)
         .with_context(|| format!("creating quarantine {}", dir.display()))?;
+    let id = match report.input.sha256.get(..16) {
+        Some(prefix) => prefix.to_string(),
+        // An input that could not be read (a folder with a link out of
+        // it) has no hash: named by its path's, so it is still held.
+        None => format!(
+            "unread-{}",
+            &crate::util::sha256_hex(report.input.source.as_bytes())[..9]
+        ),
+    };
     let name = format!(
-        "{}-{}",
-        &report.input.sha256[..16],
+        "{id}-{}",
         path.file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "input".into())
     );
-    let target = dir.join(&name);
-    // Only a regular file is copied: `is_file` would follow a link and copy
-    // whatever it points at.
-    if std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
-        std::fs::copy(path, &target)
-            .with_context(|| format!("copying {} to quarantine", path.display()))?;
-        let mut perm = std::fs::metadata(&target)?.permissions();
-        perm.set_readonly(true);
-        std::fs::set_permissions(&target, perm)?;
+    if let Some(mut artifact) = open_regular_file(path) {
+        write_in_quarantine(dir, &name, true, |f| {
+            std::io::copy(&mut artifact, f).map(|_| ())
+        })?;
     }
-    std::fs::write(
-        dir.join(format!("{name}.report.json")),
-        report.to_json_pretty(),
-    )
-    .context("writing the quarantine report")?;
-    Ok(())
+    write_in_quarantine(dir, &format!("{name}.report.json"), false, |f| {
+        f.write_all(report.to_json_pretty().as_bytes())
+    })
+}
+
+/// The file at `path` opened for reading when it is a regular file, never
+/// through a link (one swapped in after the scan would be copied, target
+/// and all) and never blocking on a pipe.
+fn open_regular_file(path: &Path) -> Option<std::fs::File> {
+    let mut open = std::fs::OpenOptions::new();
+    open.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        open.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    #[cfg(not(unix))]
+    if !std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
+        return None;
+    }
+    let f = open.open(path).ok()?;
+    f.metadata().ok()?.is_file().then_some(f)
+}
+
+/// Writes `name` in the quarantine without writing through anything
+/// already there: a new file under a name no one else has (`create_new`
+/// refuses a link or file planted at it), then renamed over `name`, which
+/// replaces a link there instead of writing to its target, and replaces
+/// an earlier run's read-only copy, which a write could not.
+fn write_in_quarantine(
+    dir: &Path,
+    name: &str,
+    read_only: bool,
+    fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> Result<()> {
+    static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = dir.join(format!(".canary-{}-{n}.tmp", std::process::id()));
+    let written = (|| {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
+        fill(&mut f)?;
+        if read_only {
+            let mut perm = f.metadata()?.permissions();
+            perm.set_readonly(true);
+            f.set_permissions(perm)?;
+        }
+        std::fs::rename(&tmp, dir.join(name))
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written.with_context(|| format!("writing {name} in quarantine {}", dir.display()))
 }
 
 fn review_cmd(dir: &Path) -> Result<i32> {

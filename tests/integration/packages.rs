@@ -795,6 +795,77 @@ fn sarif_has_one_located_result_per_blocked_package() {
 /// A link in a folder of packages blocks; quarantine keeps its report for
 /// review but copies nothing through it (the link could name any file).
 #[cfg(unix)]
+/// The quarantine may be a folder others can write to. Links planted at
+/// the names a blocked package's copy and report will take were written
+/// through (the report's JSON into whatever they named); now each file is
+/// written new and renamed into place, the victims untouched, and a second
+/// run replaces the first's read-only copy. A folder that cannot be read
+/// (a link out of it) has no hash, and quarantining it panicked (exit 101,
+/// no report); it is held under its path's hash.
+#[test]
+fn quarantine_writes_through_nothing_already_there() {
+    let c = Canary::new();
+    let pkg = fixture("packages/malicious/requestz-2.31.0.tar.gz");
+    let bytes = std::fs::read(&pkg).unwrap();
+    let sha = {
+        use sha2::Digest;
+        hex::encode(sha2::Sha256::digest(&bytes))
+    };
+    let q = c.dir.path().join("q");
+    std::fs::create_dir(&q).unwrap();
+    let name = format!("{}-requestz-2.31.0.tar.gz", &sha[..16]);
+    let report_name = format!("{name}.report.json");
+    let victim = |n: &str| c.write(n, &format!("{n} stays as it was\n"));
+    std::os::unix::fs::symlink(victim("victim-a"), q.join(&name)).unwrap();
+    std::os::unix::fs::symlink(victim("victim-r"), q.join(&report_name)).unwrap();
+    let qs = q.to_str().unwrap();
+    let scan = |path: &std::path::Path| {
+        c.run(&[
+            "scan",
+            "--local-only",
+            "--no-cache",
+            "--format",
+            "jsonl",
+            "--quarantine",
+            qs,
+            path.to_str().unwrap(),
+        ])
+    };
+    for run in 0..2 {
+        let o = scan(&pkg);
+        assert_eq!(code(&o), 1, "run {run}: {}", crate::stderr(&o));
+        for v in ["victim-a", "victim-r"] {
+            let text = std::fs::read_to_string(c.dir.path().join(v)).unwrap();
+            assert_eq!(text, format!("{v} stays as it was\n"));
+        }
+        let meta = std::fs::symlink_metadata(q.join(&name)).unwrap();
+        assert!(meta.is_file() && meta.permissions().readonly());
+        assert_eq!(std::fs::read(q.join(&name)).unwrap(), bytes);
+        let held: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(q.join(&report_name)).unwrap()).unwrap();
+        assert_eq!(held["input"]["sha256"], sha.as_str());
+    }
+
+    let folder = c.dir.path().join("pkg");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(folder.join("setup.py"), "from setuptools import setup\n").unwrap();
+    std::os::unix::fs::symlink("/etc/passwd", folder.join("notes.txt")).unwrap();
+    let o = scan(&folder);
+    assert_eq!(code(&o), 2, "{}", crate::stderr(&o));
+    let r = &jsonl(&o)[0];
+    assert_eq!(r["reason"], "input-error", "{r:#}");
+    let held: Vec<String> = std::fs::read_dir(&q)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        held.iter()
+            .any(|n| n.starts_with("unread-") && n.ends_with("-pkg.report.json")),
+        "{held:?}"
+    );
+    assert!(!held.iter().any(|n| n.ends_with(".tmp")), "{held:?}");
+}
+
 #[test]
 fn quarantine_of_a_link_keeps_the_report_and_copies_nothing_through_it() {
     let c = Canary::new();
