@@ -850,17 +850,38 @@ fn write_in_quarantine(
     written.with_context(|| format!("writing {name} in quarantine {}", dir.display()))
 }
 
+/// Lists a quarantine's reports. The folder may hold what others put
+/// there: a report that is not a regular file (a link to `/dev/zero`, a
+/// pipe) is not read, and one that does not parse, is too large or cannot
+/// be listed is named as unreadable, the others still listed; any such
+/// entry makes the exit status 2.
 fn review_cmd(dir: &Path) -> Result<i32> {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .with_context(|| format!("reading quarantine {}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.to_string_lossy().ends_with(".report.json"))
-        .collect();
+    let mut entries = Vec::new();
+    let mut unreadable = Vec::new();
+    for e in
+        std::fs::read_dir(dir).with_context(|| format!("reading quarantine {}", dir.display()))?
+    {
+        match e {
+            Ok(e) if e.file_name().to_string_lossy().ends_with(".report.json") => {
+                entries.push(e.path())
+            }
+            Ok(_) => {}
+            Err(err) => unreadable.push((
+                dir.to_path_buf(),
+                format!("an entry cannot be listed: {err}"),
+            )),
+        }
+    }
     entries.sort();
+    let mut listed = 0;
     for p in &entries {
-        let text = std::fs::read_to_string(p)?;
-        let r: Report =
-            serde_json::from_str(&text).with_context(|| format!("parsing {}", p.display()))?;
+        let r = match read_held_report(p) {
+            Ok(r) => r,
+            Err(why) => {
+                unreadable.push((p.clone(), why));
+                continue;
+            }
+        };
         let top = r
             .policies
             .iter()
@@ -875,9 +896,37 @@ fn review_cmd(dir: &Path) -> Result<i32> {
             top,
             r.error.unwrap_or_default()
         )?;
+        listed += 1;
     }
-    outln!("{} quarantined artifact(s)", entries.len())?;
-    Ok(0)
+    for (p, why) in &unreadable {
+        outln!("-  unreadable  {}  -  {why}", p.display())?;
+    }
+    outln!("{listed} quarantined artifact(s)")?;
+    if unreadable.is_empty() {
+        Ok(0)
+    } else {
+        outln!("{} entr(y/ies) could not be read", unreadable.len())?;
+        Ok(2)
+    }
+}
+
+/// A quarantined report: a regular file (not followed through a link), at
+/// most 64 MiB, that parses as a Canary report.
+fn read_held_report(path: &Path) -> std::result::Result<Report, String> {
+    use std::io::Read;
+    const MAX: u64 = 64 << 20;
+    let f = open_regular_file(path)
+        .ok_or("not a regular file that can be opened (a link, pipe or device is not read)")?;
+    let mut text = String::new();
+    f.take(MAX + 1)
+        .read_to_string(&mut text)
+        .map_err(|e| format!("cannot be read: {e}"))?;
+    if text.len() as u64 > MAX {
+        return Err(format!(
+            "larger than {MAX} bytes, not a report Canary wrote"
+        ));
+    }
+    serde_json::from_str(&text).map_err(|e| format!("not a Canary report: {e}"))
 }
 
 fn policy_cmd(config: &Config, command: PolicyCommand) -> Result<i32> {

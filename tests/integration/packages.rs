@@ -866,6 +866,66 @@ fn quarantine_writes_through_nothing_already_there() {
     assert!(!held.iter().any(|n| n.ends_with(".tmp")), "{held:?}");
 }
 
+/// `canary review` lists what a scan quarantined, and reads nothing but
+/// regular files: a report linked to `/dev/zero` (read whole, it grew
+/// without bound), a pipe (it waited forever) and a file that is not a
+/// report are each named as unreadable, the others still listed, exit 2.
+#[test]
+fn review_lists_the_quarantine_and_names_what_it_cannot_read() {
+    let c = Canary::new();
+    let q = c.dir.path().join("q");
+    let qs = q.to_str().unwrap();
+    let pkgs = [
+        fixture("packages/malicious/requestz-2.31.0.tar.gz"),
+        fixture("packages/malicious/tinyfmt-1.0.1.tar.gz"),
+    ];
+    let mut args = vec![
+        "scan",
+        "--local-only",
+        "--no-cache",
+        "--quiet",
+        "--quarantine",
+        qs,
+    ];
+    args.extend(pkgs.iter().map(|p| p.to_str().unwrap()));
+    assert_eq!(code(&c.run(&args)), 1);
+    let o = c.run(&["review", qs]);
+    assert_eq!(code(&o), 0, "{}", crate::stderr(&o));
+    let text = crate::stdout(&o);
+    for name in ["requestz-2.31.0.tar.gz", "tinyfmt-1.0.1.tar.gz"] {
+        let line = text
+            .lines()
+            .find(|l| l.contains(name))
+            .unwrap_or_else(|| panic!("{name} not listed: {text}"));
+        assert!(
+            line.contains("precheck-harmful") && line.contains("setup.py"),
+            "{line}"
+        );
+    }
+    assert!(text.contains("2 quarantined artifact(s)"), "{text}");
+
+    std::os::unix::fs::symlink("/dev/zero", q.join("zero.report.json")).unwrap();
+    let fifo = q.join("pipe.report.json");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    std::fs::write(q.join("junk.report.json"), b"{\"not\": \"a report\"}").unwrap();
+    let o = c.run(&["review", qs]);
+    assert_eq!(code(&o), 2, "{}", crate::stderr(&o));
+    let text = crate::stdout(&o);
+    assert!(text.contains("2 quarantined artifact(s)"), "{text}");
+    for bad in ["zero.report.json", "pipe.report.json", "junk.report.json"] {
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with("-  unreadable") && l.contains(bad)),
+            "{bad}: {text}"
+        );
+    }
+    assert!(text.contains("3 entr(y/ies) could not be read"), "{text}");
+}
+
 #[test]
 fn quarantine_of_a_link_keeps_the_report_and_copies_nothing_through_it() {
     let c = Canary::new();
