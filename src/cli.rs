@@ -412,7 +412,7 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
         inputs.push(input::read_stdin(&limits)?);
     }
     if let Some(batch) = &args.batch {
-        inputs.extend(input::read_batch(batch)?);
+        inputs.extend(input::read_batch(batch, &limits)?);
     }
     if pending.is_empty() && inputs.is_empty() && unread.is_empty() {
         bail!("no inputs found in {:?}", args.paths);

@@ -234,7 +234,9 @@ pub struct AllowEntry {
 #[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
 pub struct Limits {
-    /// Largest input file or archive read, in bytes.
+    /// Largest input file or archive read, in bytes; also standard input,
+    /// and each line of a `--batch` file (a longer line blocks and ends the
+    /// batch).
     pub max_input_bytes: u64,
     /// Total uncompressed bytes read from one archive.
     pub max_total_bytes: u64,

@@ -440,7 +440,37 @@ struct BatchLine {
 /// Reads a JSONL batch: one `{"id": …, "text": …}` per line. A malformed line
 /// becomes an input-error input (blocked); the others go on. Blank lines are
 /// skipped.
-pub fn read_batch(path: &Path) -> Result<Vec<Input>, InputError> {
+/// Reads one line of `r` through its `\n` into `line`, stopping once it is
+/// longer than `cap` bytes (a batch of `/dev/zero` has no line end).
+/// Returns the bytes read and whether the line was over `cap`.
+fn read_line_capped(
+    r: &mut impl BufRead,
+    line: &mut Vec<u8>,
+    cap: u64,
+) -> std::io::Result<(usize, bool)> {
+    let mut read = 0usize;
+    loop {
+        let buf = r.fill_buf()?;
+        if buf.is_empty() {
+            return Ok((read, false));
+        }
+        let (n, end) = match memchr::memchr(b'\n', buf) {
+            Some(i) => (i + 1, true),
+            None => (buf.len(), false),
+        };
+        if (line.len() + n) as u64 > cap {
+            return Ok((read + n, true));
+        }
+        line.extend_from_slice(&buf[..n]);
+        r.consume(n);
+        read += n;
+        if end {
+            return Ok((read, false));
+        }
+    }
+}
+
+pub fn read_batch(path: &Path, limits: &Limits) -> Result<Vec<Input>, InputError> {
     let file = std::fs::File::open(path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => InputError::NotFound(path.to_path_buf()),
         _ => InputError::Io {
@@ -454,8 +484,7 @@ pub fn read_batch(path: &Path) -> Result<Vec<Input>, InputError> {
     let mut n = 0usize;
     loop {
         line.clear();
-        let read = reader
-            .read_until(b'\n', &mut line)
+        let (read, over) = read_line_capped(&mut reader, &mut line, limits.max_input_bytes)
             .map_err(|source| InputError::Io {
                 path: path.to_path_buf(),
                 source,
@@ -464,6 +493,19 @@ pub fn read_batch(path: &Path) -> Result<Vec<Input>, InputError> {
             break;
         }
         n += 1;
+        if over {
+            out.push(Input::failed(
+                Some(format!("line-{n}")),
+                &format!("{}:{n}", path.display()),
+                &[],
+                format!(
+                    "batch line {n} of {} is over the {} byte input limit (limits.max-input-bytes), and the batch is not read past it: the lines after it are not judged; split the text or raise the limit",
+                    path.display(),
+                    limits.max_input_bytes
+                ),
+            ));
+            break;
+        }
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }

@@ -285,6 +285,48 @@ fn batch_keeps_ids_and_blocks_malformed_lines() {
     assert_eq!(code(&o), 2, "an input error outranks a harmful block");
 }
 
+/// A batch line over `limits.max-input-bytes` was read whole however long
+/// it was: `--batch /dev/zero` (no line end) grew without bound. Now the
+/// line is a blocked input naming the limit, and reading stops there,
+/// saying the lines after it are not judged.
+#[test]
+fn a_batch_line_over_the_input_limit_blocks_and_ends_the_batch() {
+    let c = Canary::new();
+    let cfg = c.write("small.toml", "[limits]\nmax-input-bytes = 100\n");
+    let long = format!("{{\"id\": \"long\", \"text\": \"{}\"}}", "a".repeat(500));
+    let batch = c.write(
+        "batch.jsonl",
+        &format!(
+            "{{\"id\": \"first\", \"text\": \"Summarise the figures.\"}}\n{long}\n{{\"id\": \"after\", \"text\": \"hi\"}}\n"
+        ),
+    );
+    for source in [batch.to_str().unwrap(), "/dev/zero"] {
+        let o = c.run(&[
+            "--config",
+            cfg.to_str().unwrap(),
+            "scan",
+            "--format",
+            "jsonl",
+            "--batch",
+            source,
+        ]);
+        assert_eq!(code(&o), 2, "{source}: {}", stderr(&o));
+        let reports = jsonl(&o);
+        let failed = reports.last().unwrap();
+        assert_eq!(failed["reason"], "input-error");
+        let why = failed["error"].as_str().unwrap();
+        assert!(
+            why.contains("100 byte input limit") && why.contains("not read past it"),
+            "{why}"
+        );
+        if source != "/dev/zero" {
+            assert_eq!(reports.len(), 2, "{}", stdout(&o));
+            assert_eq!(reports[0]["input"]["id"], "first");
+            assert_eq!(failed["input"]["id"], "line-2");
+        }
+    }
+}
+
 #[test]
 fn stdin_empty_and_non_utf8_inputs_get_reports() {
     let c = Canary::new();
