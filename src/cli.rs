@@ -484,7 +484,8 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
             writeln!(f, "{}", report.to_json_line()).context("writing the audit log")?;
         }
         // A quarantine that fails stops the run (exit 3), as a failing
-        // audit log does; the report is written first, so it is not lost.
+        // audit log does; a streamed report is written first, so the
+        // package's decision is not lost with it.
         let held = match (&args.quarantine, path) {
             (Some(dir), Some(path)) if report.decision == crate::report::Decision::Block => {
                 quarantine(dir, path, &report)

@@ -1537,6 +1537,43 @@ fn a_folder_s_identity_covers_its_links_for_the_cache_and_the_allowlist() {
     let reviewed = reviewed.to_str().unwrap();
     assert_eq!(scan(&["--config", reviewed])["reason"], "allowlisted");
 
+    // A version diff against a folder is cached under the folder's hash
+    // too, so a base that changes is judged again.
+    let base = c.dir.path().join("is-number-older");
+    std::fs::create_dir(&base).unwrap();
+    for e in std::fs::read_dir(&pkg).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), base.join(e.file_name())).unwrap();
+    }
+    std::fs::write(
+        base.join("index.js"),
+        "'use strict';\nmodule.exports = function(num) {\n  return typeof num === 'number';\n};\n",
+    )
+    .unwrap();
+    let tgz = fixture("packages/benign/is-number-7.0.0.tgz");
+    let tgz_arg = tgz.to_str().unwrap().to_string();
+    let base_arg = base.to_str().unwrap().to_string();
+    let diff = || {
+        let args = [
+            "scan",
+            "--local-only",
+            "--format",
+            "json",
+            "--base",
+            &base_arg,
+            &tgz_arg,
+        ];
+        json(&c.run(&args))
+    };
+    let d1 = diff();
+    assert_eq!(d1["decision"], "allow", "{d1:#}");
+    let d2 = diff();
+    assert!(!cached(&d1) && cached(&d2), "{d2:#}");
+    std::os::unix::fs::symlink("README.md", base.join("run.js")).unwrap();
+    let d3 = diff();
+    assert!(!cached(&d3), "another base, judged again: {d3:#}");
+    assert_ne!(d3["input"]["base"]["sha256"], d2["input"]["base"]["sha256"]);
+
     std::fs::create_dir(pkg.join("lib")).unwrap();
     std::os::unix::fs::symlink("../README.md", pkg.join("lib/run.js")).unwrap();
     let linked = scan(&[]);
@@ -1561,10 +1598,8 @@ fn a_folder_s_identity_covers_its_links_for_the_cache_and_the_allowlist() {
 
     // The same tarball named as a wheel: reused from the cache, and noted
     // as misnamed, which the report cached under its true name was not.
-    let tgz = fixture("packages/benign/is-number-7.0.0.tgz");
     let misnamed = c.dir.path().join("is_number-7.0.0-py3-none-any.whl");
     std::fs::copy(&tgz, &misnamed).unwrap();
-    let tgz_arg = tgz.to_str().unwrap().to_string();
     let by_name = |p: &str| json(&c.run(&["scan", "--local-only", "--format", "json", p]));
     let true_name = by_name(&tgz_arg);
     assert!(!true_name["notes"].to_string().contains("named as"));
