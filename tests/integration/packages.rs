@@ -795,6 +795,24 @@ fn sarif_has_one_located_result_per_blocked_package() {
 /// A link in a folder of packages blocks; quarantine keeps its report for
 /// review but copies nothing through it (the link could name any file).
 #[cfg(unix)]
+/// `canary scan --local-only --no-cache --format jsonl --quarantine Q PATH`.
+fn scan_into_quarantine(
+    c: &Canary,
+    q: &std::path::Path,
+    path: &std::path::Path,
+) -> std::process::Output {
+    c.run(&[
+        "scan",
+        "--local-only",
+        "--no-cache",
+        "--format",
+        "jsonl",
+        "--quarantine",
+        q.to_str().unwrap(),
+        path.to_str().unwrap(),
+    ])
+}
+
 /// The quarantine may be a folder others can write to. Links planted at
 /// the names a blocked package's copy and report will take were written
 /// through (the report's JSON into whatever they named); now each file is
@@ -818,19 +836,7 @@ fn quarantine_writes_through_nothing_already_there() {
     let victim = |n: &str| c.write(n, &format!("{n} stays as it was\n"));
     std::os::unix::fs::symlink(victim("victim-a"), q.join(&name)).unwrap();
     std::os::unix::fs::symlink(victim("victim-r"), q.join(&report_name)).unwrap();
-    let qs = q.to_str().unwrap();
-    let scan = |path: &std::path::Path| {
-        c.run(&[
-            "scan",
-            "--local-only",
-            "--no-cache",
-            "--format",
-            "jsonl",
-            "--quarantine",
-            qs,
-            path.to_str().unwrap(),
-        ])
-    };
+    let scan = |path: &std::path::Path| scan_into_quarantine(&c, &q, path);
     for run in 0..2 {
         let o = scan(&pkg);
         assert_eq!(code(&o), 1, "run {run}: {}", crate::stderr(&o));
@@ -940,16 +946,7 @@ fn quarantine_of_a_link_keeps_the_report_and_copies_nothing_through_it() {
     .unwrap();
     std::os::unix::fs::symlink(&outside, dir.join("alias-1.0.0.tgz")).unwrap();
     let q = c.dir.path().join("q");
-    let o = c.run(&[
-        "scan",
-        "--local-only",
-        "--no-cache",
-        "--format",
-        "jsonl",
-        "--quarantine",
-        q.to_str().unwrap(),
-        dir.to_str().unwrap(),
-    ]);
+    let o = scan_into_quarantine(&c, &q, &dir);
     assert_eq!(code(&o), 2, "{}", crate::stderr(&o));
     let held: Vec<String> = std::fs::read_dir(&q)
         .unwrap()
