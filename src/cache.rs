@@ -86,8 +86,12 @@ impl Cache {
         sha256_hex(material.to_string().as_bytes())
     }
 
+    fn file_name(key: &str) -> String {
+        format!("{key}.json")
+    }
+
     fn path(&self, key: &str) -> PathBuf {
-        self.dir.join(format!("{key}.json"))
+        self.dir.join(Self::file_name(key))
     }
 
     /// A cached report for `key`, if one exists and is intact.
@@ -116,11 +120,10 @@ impl Cache {
         let Ok(text) = serde_json::to_vec(&entry) else {
             return;
         };
-        // Write then rename, so a concurrent reader never sees half a file.
-        let tmp = self.dir.join(format!(".{key}.{}.tmp", std::process::id()));
-        if std::fs::write(&tmp, text).is_ok() && std::fs::rename(&tmp, self.path(key)).is_err() {
-            let _ = std::fs::remove_file(&tmp);
-        }
+        // Written then renamed, so a concurrent reader never sees half a file.
+        let _ = crate::util::write_via_rename(&self.dir, &Self::file_name(key), false, |f| {
+            std::io::Write::write_all(f, &text)
+        });
     }
 }
 

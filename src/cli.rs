@@ -818,37 +818,16 @@ fn open_regular_file(path: &Path) -> Option<std::fs::File> {
     f.metadata().ok()?.is_file().then_some(f)
 }
 
-/// Writes `name` in the quarantine without writing through anything
-/// already there: a new file under a name no one else has (`create_new`
-/// refuses a link or file planted at it), then renamed over `name`, which
-/// replaces a link there instead of writing to its target, and replaces
-/// an earlier run's read-only copy, which a write could not.
+/// [`crate::util::write_via_rename`] in the quarantine, which may be a
+/// folder others can write to.
 fn write_in_quarantine(
     dir: &Path,
     name: &str,
     read_only: bool,
     fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
 ) -> Result<()> {
-    static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let tmp = dir.join(format!(".canary-{}-{n}.tmp", std::process::id()));
-    let written = (|| {
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)?;
-        fill(&mut f)?;
-        if read_only {
-            let mut perm = f.metadata()?.permissions();
-            perm.set_readonly(true);
-            f.set_permissions(perm)?;
-        }
-        std::fs::rename(&tmp, dir.join(name))
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written.with_context(|| format!("writing {name} in quarantine {}", dir.display()))
+    crate::util::write_via_rename(dir, name, read_only, fill)
+        .with_context(|| format!("writing {name} in quarantine {}", dir.display()))
 }
 
 /// Lists a quarantine's reports. The folder may hold what others put

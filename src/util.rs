@@ -21,6 +21,41 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
 }
 
+/// Writes `name` in `dir` without writing through anything already there,
+/// and without a reader ever seeing half a file: a new file under a name
+/// no one else has (`create_new` refuses a link or file planted at it),
+/// filled, then renamed over `name`, which replaces a link there instead
+/// of writing to its target, and replaces a read-only file, which a write
+/// could not. The temporary file is removed on failure.
+pub fn write_via_rename(
+    dir: &std::path::Path,
+    name: &str,
+    read_only: bool,
+    fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static SEQ: AtomicU64 = AtomicU64::new(0);
+    let n = SEQ.fetch_add(1, Ordering::Relaxed);
+    let tmp = dir.join(format!(".canary-{}-{n}.tmp", std::process::id()));
+    let written = (|| {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
+        fill(&mut f)?;
+        if read_only {
+            let mut perm = f.metadata()?.permissions();
+            perm.set_readonly(true);
+            f.set_permissions(perm)?;
+        }
+        std::fs::rename(&tmp, dir.join(name))
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
+}
+
 /// Parses `YYYY-MM-DD` into a comparable (year, month, day).
 pub fn parse_date(s: &str) -> Option<(i32, u32, u32)> {
     let mut it = s.trim().splitn(3, '-');

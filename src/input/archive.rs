@@ -1989,8 +1989,12 @@ mod tests {
     }
 
     fn gz(data: &[u8]) -> Vec<u8> {
+        gz_at(data, flate2::Compression::fast())
+    }
+
+    fn gz_at(data: &[u8], level: flate2::Compression) -> Vec<u8> {
         use std::io::Write;
-        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), level);
         e.write_all(data).unwrap();
         e.finish().unwrap()
     }
@@ -2097,15 +2101,6 @@ mod tests {
         );
     }
 
-    /// A gzip whose deflate stream is stored blocks: the tar's bytes, a
-    /// zip member's included, appear in the file as they are.
-    fn gz_stored(data: &[u8]) -> Vec<u8> {
-        use std::io::Write;
-        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::none());
-        e.write_all(data).unwrap();
-        e.finish().unwrap()
-    }
-
     /// pip unzips any file Python's zipfile takes for a zip before it tries
     /// tar: a tarball carrying a zip verbatim near its end installs the
     /// zip's members. Every tar format is refused so; a zip inside a
@@ -2122,7 +2117,9 @@ mod tests {
         ];
         let tar = tar_of(&files);
         let plain = tar_of(&files[..1]);
-        let stored = gz_stored(&tar);
+        // Stored deflate blocks: the tar's bytes, the zip's included,
+        // appear in the file as they are.
+        let stored = gz_at(&tar, flate2::Compression::none());
         let ambiguous = |bytes: &[u8], format| match read_archive(bytes, format, &Limits::default())
         {
             Err(ArchiveError::Ambiguous { member, why }) => {

@@ -437,9 +437,6 @@ struct BatchLine {
     text: String,
 }
 
-/// Reads a JSONL batch: one `{"id": …, "text": …}` per line. A malformed line
-/// becomes an input-error input (blocked); the others go on. Blank lines are
-/// skipped.
 /// Reads one line of `r` through its `\n` into `line`, stopping once it is
 /// longer than `cap` bytes (a batch of `/dev/zero` has no line end).
 /// Returns the bytes read and whether the line was over `cap`.
@@ -470,6 +467,10 @@ fn read_line_capped(
     }
 }
 
+/// Reads a JSONL batch: one `{"id": …, "text": …}` per line. A malformed line
+/// becomes an input-error input (blocked); the others go on. Blank lines are
+/// skipped. A line over `limits.max-input-bytes` is blocked and ends the
+/// batch.
 pub fn read_batch(path: &Path, limits: &Limits) -> Result<Vec<Input>, InputError> {
     let file = std::fs::File::open(path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => InputError::NotFound(path.to_path_buf()),

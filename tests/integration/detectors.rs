@@ -24,9 +24,13 @@ pub struct Server {
 }
 
 fn openai(content: &str, finish: &str) -> String {
+    openai_with_usage(content, finish, 120, 7)
+}
+
+fn openai_with_usage(content: &str, finish: &str, prompt: u64, completion: u64) -> String {
     serde_json::json!({
         "choices": [{"message": {"role": "assistant", "content": content}, "finish_reason": finish}],
-        "usage": {"prompt_tokens": 120, "completion_tokens": 7},
+        "usage": {"prompt_tokens": prompt, "completion_tokens": completion},
     })
     .to_string()
 }
@@ -72,11 +76,7 @@ fn reply(behaviour: &str, is_anthropic: bool) -> (u16, String) {
         // A valid vote with a usage no real call has: u64::MAX tokens.
         "hungry" => (
             200,
-            serde_json::json!({
-                "choices": [{"message": {"role": "assistant", "content": "{\"verdict\": \"harmless\"}"}, "finish_reason": "stop"}],
-                "usage": {"prompt_tokens": u64::MAX, "completion_tokens": u64::MAX},
-            })
-            .to_string(),
+            openai_with_usage("{\"verdict\": \"harmless\"}", "stop", u64::MAX, u64::MAX),
         ),
         "error500" => (500, "{\"error\": \"overloaded\"}".to_string()),
         "unauthorized" => (401, "{\"error\": \"bad key\"}".to_string()),

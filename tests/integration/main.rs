@@ -69,6 +69,12 @@ impl Canary {
     }
 }
 
+/// A named pipe at `path` (a reader that opens it waits for a writer).
+pub fn mkfifo(path: &Path) {
+    let made = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(made.success(), "mkfifo {}", path.display());
+}
+
 pub fn code(o: &Output) -> i32 {
     o.status.code().expect("exited with a code")
 }

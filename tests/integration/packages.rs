@@ -420,11 +420,7 @@ fn a_pipe_named_as_an_archive_blocks_instead_of_hanging() {
     )
     .unwrap();
     let fifo = dir.join("pipe-1.0.0.tgz");
-    let made = std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap();
-    assert!(made.success());
+    crate::mkfifo(&fifo);
     for target in [&fifo, &dir] {
         let mut child = c.spawn_piped([
             "scan",
@@ -911,12 +907,7 @@ fn review_lists_the_quarantine_and_names_what_it_cannot_read() {
     assert!(text.contains("2 quarantined artifact(s)"), "{text}");
 
     std::os::unix::fs::symlink("/dev/zero", q.join("zero.report.json")).unwrap();
-    let fifo = q.join("pipe.report.json");
-    let made = std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap();
-    assert!(made.success());
+    crate::mkfifo(&q.join("pipe.report.json"));
     std::fs::write(q.join("junk.report.json"), b"{\"not\": \"a report\"}").unwrap();
     let o = c.run(&["review", qs]);
     assert_eq!(code(&o), 2, "{}", crate::stderr(&o));
