@@ -10,10 +10,11 @@ use crate::{
 type TarGz = tar::Builder<flate2::write::GzEncoder<Vec<u8>>>;
 
 fn tar_gz_builder() -> TarGz {
-    tar::Builder::new(flate2::write::GzEncoder::new(
-        Vec::new(),
-        flate2::Compression::fast(),
-    ))
+    tar_gz_builder_at(flate2::Compression::fast())
+}
+
+fn tar_gz_builder_at(level: flate2::Compression) -> TarGz {
+    tar::Builder::new(flate2::write::GzEncoder::new(Vec::new(), level))
 }
 
 /// Appends a regular file; `raw_name` writes the name bytes directly (the tar
@@ -1422,21 +1423,12 @@ fn a_tarball_that_pip_would_unzip_is_refused() {
         z.finish().unwrap().into_inner()
     };
     let build = |level| {
-        let mut b = tar::Builder::new(flate2::write::GzEncoder::new(Vec::new(), level));
-        let mut files: Vec<(&str, &[u8])> = members
-            .iter()
-            .map(|(p, d)| (p.as_str(), d.as_slice()))
-            .collect();
-        files.push(("package/test/fixtures.zip", &inner));
-        for (name, data) in files {
-            let mut h = tar::Header::new_gnu();
-            h.set_size(data.len() as u64);
-            h.set_mode(0o644);
-            h.set_path(name).unwrap();
-            h.set_cksum();
-            b.append(&h, data).unwrap();
+        let mut b = tar_gz_builder_at(level);
+        for (name, data) in &members {
+            append_file(&mut b, name, data, false);
         }
-        b.into_inner().unwrap().finish().unwrap()
+        append_file(&mut b, "package/test/fixtures.zip", &inner, false);
+        finish(b)
     };
     let stored = c.dir.path().join("is-number-7.0.0.tgz");
     std::fs::write(&stored, build(flate2::Compression::none())).unwrap();
