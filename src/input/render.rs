@@ -24,6 +24,7 @@ use super::archive::{
     is_binary, read_archive_with, read_dir, ArchiveError, ArchiveFormat, Member, MemberSink,
     Package,
 };
+use super::placement::Placement;
 use super::{Input, InputKind, Text, NOT_A_FILE};
 use crate::config::Limits;
 use crate::util::sha256_hex;
@@ -413,6 +414,14 @@ fn compiled_note<'a>(paths: impl Iterator<Item = &'a str>) -> Option<String> {
         "holds {n} compiled Python file(s) that no reader of its text can judge ({names}): Python runs a .pyc with no source beside it, and a cached one in place of its source; review the bytecode and allowlist the artifact by sha256, or remove the files"
     )
     })
+}
+
+/// Whether pip installs the file at `path` as a wheel: by its name alone
+/// (any case here, where pip compares exactly: a block costs less than a
+/// miss).
+fn is_wheel(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|n| n.to_string_lossy().to_ascii_lowercase().ends_with(".whl"))
 }
 
 /// The file name of a member path, and its lowercase form.
@@ -844,6 +853,14 @@ struct HiddenCode {
     /// direct references count as fetched dependencies
     /// ([`resolve_requirement_files`](Self::resolve_requirement_files)).
     requirement_files: Vec<String>,
+    /// (member, what installing it does) for members a wheel would place
+    /// over the environment's own files or where they run by themselves
+    /// ([`super::placement`]); they count only when [`wheel`](Self::wheel).
+    placed: Vec<(String, Placement)>,
+    /// Whether pip installs the package as a wheel: it does so by the file
+    /// name alone (`.whl`), and only then do `NAME.data/` folders and the
+    /// top of the archive mean the environment's folders.
+    wheel: bool,
 }
 
 impl HiddenCode {
@@ -883,6 +900,9 @@ impl HiddenCode {
         // and node-gyp runs the `<!(…)` commands in it.
         if file_name(&m.path).0 == "binding.gyp" {
             self.hooks.push((m.path.clone(), "node-gyp rebuild".into()));
+        }
+        if let Some(p) = super::placement::in_wheel(&m.path, &m.data) {
+            self.placed.push((m.path.clone(), p));
         }
         for target in node_required_files(&m.path, &m.data) {
             self.required.push((m.path.clone(), target));
@@ -928,6 +948,7 @@ impl HiddenCode {
         self.tests_unread.extend(other.tests_unread);
         self.tests_spying.extend(other.tests_spying);
         self.openings.extend(other.openings);
+        self.placed.extend(other.placed);
     }
 
     /// Counts the lines of tests and docs as the package's own when its
@@ -978,6 +999,7 @@ impl HiddenCode {
         self.native.sort();
         self.spying.sort();
         self.openings.sort();
+        self.placed.sort();
     }
 
     /// Adds what members a version diff left as they were make run, where
@@ -1036,10 +1058,48 @@ impl HiddenCode {
             unread_note(self),
             spying_note(&self.spying),
             opened_note(self),
+            self.runs_by_itself_note(),
         ]
         .into_iter()
         .flatten()
         .collect()
+    }
+
+    /// The members a wheel places where they run by themselves.
+    fn runs_by_itself_note(&self) -> Option<String> {
+        let shown = self.placed_where(|p| match p {
+            Placement::RunsByItself(what) => Some(what),
+            Placement::Replaces(_) => None,
+        });
+        files_note(&shown, |n, names| {
+            format!(
+                "installing this wheel adds {n} file(s) that run by themselves, not when the package is used ({names}); the pre-check alone does not allow code that runs at every start: left to detectors, or review it and allowlist the artifact by sha256"
+            )
+        })
+    }
+
+    /// The note that makes a wheel opaque when installing it replaces the
+    /// environment's configuration or commands.
+    fn replaces_note(&self) -> Option<String> {
+        let shown = self.placed_where(|p| match p {
+            Placement::Replaces(what) => Some(what),
+            Placement::RunsByItself(_) => None,
+        });
+        files_note(&shown, |n, names| {
+            format!(
+                "installing this wheel replaces {n} of the environment's own file(s) ({names}): pip writes a wheel's NAME.data/data/ files into the environment's folder and NAME.data/scripts/ into its commands, and no reader of the text can judge what a file replaces; no package needs to do this: review the files and allowlist the artifact by sha256, or remove them"
+            )
+        })
+    }
+
+    /// `member: what it becomes` for the placements `what` picks, for a
+    /// wheel (none otherwise).
+    fn placed_where(&self, what: impl Fn(&Placement) -> Option<&'static str>) -> Vec<String> {
+        self.placed
+            .iter()
+            .filter(|_| self.wheel)
+            .filter_map(|(path, p)| what(p).map(|w| format!("{path}: {w}")))
+            .collect()
     }
 
     /// (package.json or script, a file named as documentation or data that
@@ -1607,6 +1667,7 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
     hidden.resolve_requirement_files(|p| files.iter().find(|f| f.0 == p).and_then(|f| f.1.text()));
     hidden.count_tests_if_opened();
     hidden.sort();
+    hidden.wheel = is_wheel(path);
     normalise_paths(&mut files, |f| &mut f.0, RenderMode::Scan);
     // File order before anything is listed from them: bodies arrive in
     // the order the workers finish them, and a note listing files in that
@@ -1644,6 +1705,7 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
         entry_note(&hidden.runs_as_js()),
         fetched_note(&hidden.fetched),
         native_note(&hidden.native),
+        hidden.replaces_note(),
     ]);
     input.not_on_scores_alone = hidden.not_on_scores_alone();
     if !holds_content(&input.text) {
@@ -1916,7 +1978,10 @@ pub fn render_package_mode(
         );
     }
     let new = new.unwrap_or_default();
-    let mut hidden = HiddenCode::default();
+    let mut hidden = HiddenCode {
+        wheel: is_wheel(path),
+        ..HiddenCode::default()
+    };
     if mode == RenderMode::Scan {
         new.members.iter().for_each(|m| hidden.look_at(m));
         hidden.add_unchanged(same, &new.members);
@@ -1955,6 +2020,7 @@ pub fn render_package_mode(
         entry_note(&hidden.runs_as_js()),
         fetched_note(&hidden.fetched),
         native_note(&hidden.native),
+        hidden.replaces_note(),
     ]);
     input.not_on_scores_alone = hidden.not_on_scores_alone();
     input.base = base

