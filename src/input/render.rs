@@ -1193,7 +1193,7 @@ fn spying_note(found: &[(String, usize, &str)]) -> Option<String> {
         .collect();
     files_note(&shown, |n, names| {
         format!(
-            "{n} file(s) hold code that spies on the user or the machine, makes a program run again, runs a command past subprocess, waits for connections or writes into another installed package ({names}), which a library rarely needs and stealers and implants are made of; the pre-check alone does not allow it: left to detectors, or review it and allowlist the artifact by sha256"
+            "{n} file(s) hold code that spies on the user or the machine, makes a program run again, runs a command past subprocess, waits for connections, or writes into another installed package, an installer's configuration or a shell's startup file ({names}), which a library rarely needs and stealers and implants are made of; the pre-check alone does not allow it: left to detectors, or review it and allowlist the artifact by sha256"
         )
     })
 }

@@ -58,7 +58,13 @@
 //!   lives (a path made of a module's `__file__`, `site.getsitepackages()`,
 //!   `sysconfig.get_paths()['purelib']`, `site-packages`,
 //!   `require.resolve`, `node_modules/`): planting code that runs later,
-//!   in another package or in every Python process (a `.pth` file).
+//!   in another package or in every Python process (a `.pth` file);
+//! - writing files in a file that names a package installer's
+//!   configuration (`pip.conf`, `pip.ini`, `pyvenv.cfg`, `.condarc`,
+//!   `uv.toml`, `.pydistutils.cfg`, `.npmrc`, `.yarnrc`), where every later
+//!   install finds its index, or a shell's startup file (`.bashrc`,
+//!   `.profile`, `.zshrc`, `config.fish`, PowerShell's `$PROFILE`), which
+//!   every new shell runs.
 //!
 //! The last two (session 20) closed three of session 18's and 19's probes
 //! that the shipped models allowed in tomli (an `asyncio` server, a
@@ -105,6 +111,14 @@ const CLIP_SWAP: &str = "reads and rewrites the clipboard";
 /// What [`other_package_write`] finds.
 const TAMPER: &str = "writes where another installed package lives";
 
+/// What [`installer_config_write`] finds.
+const INSTALLER_CONFIG: &str =
+    "writes files and names a package installer's configuration (where later installs find their index and tokens)";
+
+/// What [`shell_startup_write`] finds.
+const SHELL_STARTUP: &str =
+    "writes files and names a shell's startup file (run at every new shell)";
+
 /// A pattern of this module (ASCII classes). A constant checked by unit
 /// tests: a failure to compile is a build defect.
 fn build(pattern: &str) -> Regex {
@@ -136,15 +150,35 @@ fn first_line(code: &Code, counts: impl Fn(&[u8]) -> bool) -> Option<usize> {
 /// finds `named` on, if the file holds `present` anywhere, as written or
 /// folded.
 fn first_line_where(code: &Code, present: &Regex, named: &Regex) -> Option<usize> {
-    let holds =
-        |re: &Regex| re.is_match(code.data) || code.folded().iter().any(|f| re.is_match(&f.text));
     // Both searched over the whole file first (a line's match is one in
     // the file: no pattern here anchors to a line's ends); the file is read
     // line by line only when both are there.
-    if !holds(present) || !holds(named) {
+    if !holds(code, present) || !holds(code, named) {
         return None;
     }
     first_line(code, |text| named.is_match(text))
+}
+
+/// Whether the file holds `re` anywhere, as written or folded.
+fn holds(code: &Code, re: &Regex) -> bool {
+    re.is_match(code.data) || code.folded().iter().any(|f| re.is_match(&f.text))
+}
+
+/// The first line [`first_line`] finds a file named by `re` on: a match
+/// not right after a word character, `)` or `]`, which would make the
+/// name's leading dot an attribute's (`opts.profile`). Checked here, not
+/// in the pattern: a pattern that starts with a class of bytes has no
+/// literal to search for, and read lxml's 30 MB at a fraction of the
+/// speed (its scan took 0.23 s instead of 0.17 s).
+fn first_line_naming_file(code: &Code, re: &Regex) -> Option<usize> {
+    let names = |text: &[u8]| {
+        re.find_iter(text).any(|m| {
+            let before = text[..m.start()].last().copied();
+            !before.is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b')' | b']'))
+        })
+    };
+    let held = names(code.data) || code.folded().iter().any(|f| names(&f.text));
+    held.then(|| first_line(code, names)).flatten()
 }
 
 /// A file that loads a C library (`ctypes.CDLL`, `cdll.LoadLibrary`,
@@ -197,19 +231,64 @@ fn clipboard_swap(code: &Code) -> Option<usize> {
 /// Python process (a `.pth` file). tomli appending to pip's `__init__.py`
 /// was allowed (the veto read nothing of it: its view was empty). The line
 /// named is the first that names such a place.
-fn other_package_write(code: &Code) -> Option<usize> {
-    static WRITE: OnceLock<Regex> = OnceLock::new();
+fn other_package_write(code: &Code, writing: bool) -> Option<usize> {
     static PLACE: OnceLock<Regex> = OnceLock::new();
-    let write = WRITE.get_or_init(|| {
-        build(r#"\bopen\s*\([^\n]*,\s*(?:mode\s*=\s*)?[rbf]?['"][rbt]?[wax+]|\.write_(?:text|bytes)\s*\(|\bshutil\.(?:copy\w*|move)\s*\(|\bos\.(?:replace|rename)\s*\(|\b(?:write|append)File(?:Sync)?\s*\(|\bcreateWriteStream\s*\(|\bcopyFile(?:Sync)?\s*\(|\brename(?:Sync)?\s*\("#)
-    });
+    if !writing {
+        return None;
+    }
     let place = PLACE.get_or_init(|| {
         build(r"\b(?:dirname|abspath|realpath|Path|join|open)\s*\(\s*\w+\.__file__\b|\bget(?:user)?sitepackages\b|\bget_paths?\s*\([^\n]*\b(?:pure|plat)lib\b|\b(?:site|dist)-packages\b|\brequire\.resolve\s*\(|\bnode_modules/")
     });
     // `os.path.dirname(__file__)` is the file's own place: only a
     // module's `__file__` made into a path (`dirname(pip.__file__)`) is
     // another's.
-    first_line_where(code, write, place)
+    holds(code, place)
+        .then(|| first_line(code, |text| place.is_match(text)))
+        .flatten()
+}
+
+/// A file write, in Python or JavaScript: `open(…, 'w')` and the other
+/// modes that write, `write_text`, a copy or move, Node's `writeFile` and
+/// kin. Searched once per file for the three finders that need it.
+fn writes() -> &'static Regex {
+    static WRITE: OnceLock<Regex> = OnceLock::new();
+    WRITE.get_or_init(|| {
+        build(r#"\bopen\s*\([^\n]*,\s*(?:mode\s*=\s*)?[rbf]?['"][rbt]?[wax+]|\.write_(?:text|bytes)\s*\(|\bshutil\.(?:copy\w*|move)\s*\(|\bos\.(?:replace|rename)\s*\(|\b(?:write|append)File(?:Sync)?\s*\(|\bcreateWriteStream\s*\(|\bcopyFile(?:Sync)?\s*\(|\brename(?:Sync)?\s*\("#)
+    })
+}
+
+/// A file that writes files and names a package installer's configuration
+/// file: pip's (`pip.conf`, `pip.ini`, the environment's `pyvenv.cfg`),
+/// conda's (`.condarc`), uv's (`uv.toml`), distutils' (`.pydistutils.cfg`),
+/// npm's and yarn's (`.npmrc`, `.yarnrc`). A payload that writes one sends
+/// every later install to the index it names, and runs nothing itself:
+/// certifi whose `setup.py` wrote `pip.conf` into `sys.prefix` at install
+/// was allowed (main model 0.00018, veto 0.00004). The line named is the
+/// first that names such a file.
+fn installer_config_write(code: &Code, writing: bool) -> Option<usize> {
+    static PLACE: OnceLock<Regex> = OnceLock::new();
+    let place = PLACE.get_or_init(|| {
+        build(r"\bpip\.(?:conf|ini)\b|\bpyvenv\.cfg\b|\buv\.toml\b|\.(?:condarc|pydistutils\.cfg|npmrc|yarnrc(?:\.yml)?)\b")
+    });
+    writing
+        .then(|| first_line_naming_file(code, place))
+        .flatten()
+}
+
+/// A file that writes files and names a shell's startup file (`.bashrc`,
+/// `.profile`, `.zshrc`, fish's `config.fish`, PowerShell's `$PROFILE`):
+/// what every new shell runs, so a line added there runs again and again,
+/// as the entries [`pattern`]'s `again` group names do. A dot after a
+/// name (`opts.profile`) is an attribute, not a file. The line named is
+/// the first that names such a file.
+fn shell_startup_write(code: &Code, writing: bool) -> Option<usize> {
+    static PLACE: OnceLock<Regex> = OnceLock::new();
+    let place = PLACE.get_or_init(|| {
+        build(r"\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zshenv|zprofile|zlogin|cshrc|tcshrc|kshrc)\b|\bconfig\.fish\b|\$PROFILE\b|\bMicrosoft\.PowerShell_profile\.ps1\b")
+    });
+    writing
+        .then(|| first_line_naming_file(code, place))
+        .flatten()
 }
 
 // The alternatives of [`pattern`]'s groups, kept apart so that
@@ -349,8 +428,14 @@ pub fn first_spying_line_in(code: &Code) -> Option<(usize, &'static str)> {
     let named = folded.or(written);
     let shell = c_library_shell(code).map(|n| (n, C_SHELL));
     let clip = clipboard_swap(code).map(|n| (n, CLIP_SWAP));
-    let tamper = other_package_write(code).map(|n| (n, TAMPER));
-    [named, shell, clip, tamper].into_iter().flatten().min()
+    let writing = holds(code, writes());
+    let tamper = other_package_write(code, writing).map(|n| (n, TAMPER));
+    let config = installer_config_write(code, writing).map(|n| (n, INSTALLER_CONFIG));
+    let startup = shell_startup_write(code, writing).map(|n| (n, SHELL_STARTUP));
+    [named, shell, clip, tamper, config, startup]
+        .into_iter()
+        .flatten()
+        .min()
 }
 
 #[cfg(test)]
@@ -475,6 +560,30 @@ mod tests {
             (
                 "fs.writeFileSync(require.resolve('lodash'), code)",
                 TAMPER,
+            ),
+            (
+                "with open(os.path.join(sys.prefix, 'pip.conf'), 'w') as f: f.write(CFG)",
+                INSTALLER_CONFIG,
+            ),
+            (
+                "Path(os.environ['APPDATA'], 'pip', 'pip.ini').write_text(CFG)",
+                INSTALLER_CONFIG,
+            ),
+            (
+                "fs.appendFileSync(path.join(os.homedir(), '.npmrc'), 'registry=' + r);",
+                INSTALLER_CONFIG,
+            ),
+            (
+                "open(os.path.expanduser('~/.condarc'), 'a').write(ch)",
+                INSTALLER_CONFIG,
+            ),
+            (
+                "open(os.path.expanduser('~/.bashrc'), 'a').write(line)",
+                SHELL_STARTUP,
+            ),
+            (
+                "fs.appendFileSync(os.homedir() + '/.zshrc', line);",
+                SHELL_STARTUP,
             ),
             (
                 "ws.onopen = () => ws.send(JSON.stringify(process.env));",
@@ -667,6 +776,11 @@ mod tests {
             // A C prototype and a bare call name the same function.
             "WINBASEAPI BOOL WINAPI WriteProcessMemory(HANDLE, LPVOID, LPCVOID, SIZE_T, SIZE_T *);",
             "ok = CreateRemoteThread(h, NULL, 0, start, arg, 0, NULL);",
+            // A configuration or startup file named or read, nothing written.
+            "cfg = configparser.ConfigParser(); cfg.read(os.path.join(sys.prefix, 'pip.conf'))",
+            "print('add this line to ~/.bashrc:', line)",
+            "rc = Path.home() / '.npmrc'; token = rc.read_text()",
+            "if opts.profile: open(out, 'w').write(report(self.profile))",
         ] {
             assert_eq!(at("pkg/mod.py", code), None, "{code:?}");
         }

