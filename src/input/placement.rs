@@ -15,8 +15,22 @@
 //! when it runs; [`super::render`] turns what this module finds into notes
 //! that keep the package from being cleared.
 //!
+//! An sdist gets its wheel built at install, and its manifests say where
+//! the files go: setuptools' `data_files` with a folder relative to the
+//! environment's (`("", ["pip.conf"])`), and console scripts, for each of
+//! which pip writes a launcher among the environment's commands.
+//! [`in_manifest`] finds the lines of `setup.py`, `setup.cfg` and
+//! `pyproject.toml` that name the environment's configuration files or
+//! declare a console script under one of its commands' names. A manifest is
+//! read as text, so such a line is not proof of a placement, only reason
+//! enough that the pre-check alone does not allow the package.
+//!
 //! This module only ever adds reasons to block. It must never be the reason
 //! a package is allowed, and it knows nothing of how a package is scored.
+
+use std::sync::OnceLock;
+
+use regex::bytes::Regex;
 
 /// What installing one member of a wheel does besides adding a file of the
 /// package's own.
@@ -235,6 +249,95 @@ fn environment_command(name: &str) -> bool {
         )
 }
 
+/// What [`in_manifest`] found a manifest line to name.
+const MANIFEST_CONFIG: &str = "names a file that would become an installer's configuration for the environment (pip.conf, pip.ini, pyvenv.cfg, .condarc) if installed as a data file";
+const MANIFEST_COMMAND: &str =
+    "declares a console script named as one of the environment's own commands (python, pip, activate)";
+
+/// The first line of a package manifest (`setup.py`, `setup.cfg` or
+/// `pyproject.toml`, at any depth) that names one of the environment's
+/// configuration files, or declares a console script named as one of its
+/// commands (`pip = x:main`, `"pip3" = "x:main"`, `'python=x.cli:run'`),
+/// and what it does. `path` is the member's path in the archive, whose
+/// first folder (`pip-26.3/`) names the distribution: pip's own manifests
+/// may declare pip's commands.
+pub fn in_manifest(path: &str, data: &[u8]) -> Option<(usize, &'static str)> {
+    static CONFIG: OnceLock<Regex> = OnceLock::new();
+    let name = path.rsplit('/').next().unwrap_or(path);
+    if !matches!(name, "setup.py" | "setup.cfg" | "pyproject.toml") {
+        return None;
+    }
+    let config =
+        CONFIG.get_or_init(|| build(r"(?i)\b(?:pip\.(?:conf|ini)|pyvenv\.cfg)\b|\bcondarc\b"));
+    let named = data
+        .split(|&b| b == b'\n')
+        .position(|line| config.is_match(line))
+        .map(|i| (i + 1, MANIFEST_CONFIG));
+    let dist = path
+        .split('/')
+        .next()
+        .and_then(|root| root.rsplit_once('-'))
+        .map(|(n, _)| n.to_ascii_lowercase());
+    let script = first_script_line(data, |command| {
+        environment_command(command)
+            && !(dist.as_deref() == Some("pip") && command.starts_with("pip"))
+    })
+    .map(|n| (n, MANIFEST_COMMAND));
+    [named, script].into_iter().flatten().min()
+}
+
+/// The first line of a manifest that declares a console or GUI script
+/// whose (lower-case) name `counts`. Entry points are read in the group
+/// they belong to, as the manifest's text sets it: a section header
+/// (`[console_scripts]` in INI text, `[project.scripts]`,
+/// `[project.gui-scripts]` and `[tool.poetry.scripts]` in TOML), a
+/// `setup.cfg` key with its value on the lines below (`console_scripts =`),
+/// or a `setup.py` dictionary key (`'console_scripts': [`). An entry point
+/// in another group (babel's `[babel.extractors]` names one `python`) is
+/// not a command.
+fn first_script_line(data: &[u8], counts: impl Fn(&str) -> bool) -> Option<usize> {
+    static ITEMS: OnceLock<Regex> = OnceLock::new();
+    let items = ITEMS.get_or_init(|| {
+        build(concat!(
+            r"(?m)^[ \t]*\[[ \t]*(?P<header>[^\]\n]*?)[ \t]*\]",
+            r#"|['"](?P<key>[\w.\-]+)['"][ \t]*:"#,
+            r"|^[ \t]*(?P<cfg>[\w.\-]+)[ \t]*=[ \t]*$",
+            r#"|(?:^|['"])[ \t]*['"]?(?P<name>[A-Za-z0-9_.\-]+)['"]?[ \t]*=[ \t]*['"]?[A-Za-z_][\w.]*[ \t]*:[ \t]*[A-Za-z_]"#,
+        ))
+    });
+    let scripts = |group: &[u8]| {
+        matches!(
+            group.to_ascii_lowercase().as_slice(),
+            b"console_scripts"
+                | b"gui_scripts"
+                | b"project.scripts"
+                | b"project.gui-scripts"
+                | b"tool.poetry.scripts"
+        )
+    };
+    let mut in_scripts = false;
+    for c in items.captures_iter(data) {
+        if let Some(group) = c.name("header").or(c.name("key")).or(c.name("cfg")) {
+            in_scripts = scripts(group.as_bytes());
+        } else if let Some(name) = c.name("name").filter(|_| in_scripts) {
+            if counts(&String::from_utf8_lossy(name.as_bytes()).to_ascii_lowercase()) {
+                let at = c.get(0).map_or(0, |m| m.start());
+                return Some(memchr::memchr_iter(b'\n', &data[..at]).count() + 1);
+            }
+        }
+    }
+    None
+}
+
+/// A pattern of this module. A constant checked by unit tests: a failure to
+/// compile is a build defect.
+fn build(pattern: &str) -> Regex {
+    regex::bytes::RegexBuilder::new(pattern)
+        .unicode(false)
+        .build()
+        .expect("placement patterns compile")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -371,6 +474,100 @@ mod tests {
             ),
             None
         );
+    }
+
+    #[test]
+    fn manifests_that_place_over_the_environment_s_files_are_found() {
+        for (path, text, line, what) in [
+            (
+                "certifi-1/setup.py",
+                "from setuptools import setup\nsetup(\n    data_files=[('', ['certifi/pip.conf'])],\n)\n",
+                3,
+                MANIFEST_CONFIG,
+            ),
+            (
+                "x-1/setup.cfg",
+                "[options.data_files]\n. = conf/PIP.INI\n",
+                2,
+                MANIFEST_CONFIG,
+            ),
+            (
+                "x-1/pyproject.toml",
+                "[tool.hatch.build.targets.wheel.shared-data]\n\"conf/x\" = \"pyvenv.cfg\"\n",
+                2,
+                MANIFEST_CONFIG,
+            ),
+            (
+                "x-1/pyproject.toml",
+                "[project]\nname = \"x\"\n[project.scripts]\n\"pip3\" = \"x.cli:main\"\n",
+                4,
+                MANIFEST_COMMAND,
+            ),
+            (
+                "x-1/setup.cfg",
+                "[options.entry_points]\nconsole_scripts =\n    python = x.cli:main\n",
+                3,
+                MANIFEST_COMMAND,
+            ),
+            (
+                "x-1/setup.py",
+                "setup(entry_points={'console_scripts': ['x = x:a', 'pip=x.cli:main']})\n",
+                1,
+                MANIFEST_COMMAND,
+            ),
+            // pip's own manifest may declare pip's commands, not Python's.
+            (
+                "pip-26.3/pyproject.toml",
+                "[project.scripts]\npython = \"pip._internal:main\"\n",
+                2,
+                MANIFEST_COMMAND,
+            ),
+        ] {
+            assert_eq!(in_manifest(path, text.as_bytes()), Some((line, what)), "{path}: {text}");
+        }
+    }
+
+    #[test]
+    fn manifests_of_ordinary_packages_are_not_placements() {
+        for (path, text) in [
+            // pip's own commands in pip's pyproject.toml.
+            (
+                "pip-26.3/pyproject.toml",
+                "[project.scripts]\npip = \"pip._internal.cli.main:main\"\npip3 = \"pip._internal.cli.main:main\"\n",
+            ),
+            // Other distributions' own commands and ordinary data files.
+            (
+                "pip_tools-7/pyproject.toml",
+                "[project.scripts]\npip-compile = \"piptools.scripts.compile:cli\"\n",
+            ),
+            (
+                "sympy-1/setup.py",
+                "setup(entry_points={'console_scripts': ['isympy = isympy:main']},\n      data_files=[('share/man/man1', ['doc/man/isympy.1'])])\n",
+            ),
+            (
+                "pandas-3/pyproject.toml",
+                "[tool.setuptools.data-files]\n\"share/pandas\" = [\"LICENSE\"]\n[tool.ruff]\nline-length = 88\n",
+            ),
+            ("x-1/setup.cfg", "[flake8]\nmax-line-length = 88\n[tool:pytest]\naddopts = -ra\n"),
+            // An entry point in another group (babel's extractors).
+            (
+                "babel-2.18.0/setup.py",
+                "setup(entry_points=\"\"\"\n    [console_scripts]\n    pybabel = babel.messages.frontend:main\n\n    [babel.extractors]\n    python = babel.messages.extract:extract_python\n    \"\"\",)\n",
+            ),
+            (
+                "x-1/setup.cfg",
+                "[options.entry_points]\nconsole_scripts =\n    x = x.cli:main\nbabel.extractors =\n    python = x.extract:run\n",
+            ),
+            (
+                "x-1/setup.py",
+                "setup(entry_points={'console_scripts': ['x = x:a'], 'x.plugins': ['pip = x:plugin']})\n",
+            ),
+            // The same words where no installer reads them.
+            ("x-1/README.md", "Put this in pip.conf; or run `pip = x:main`.\n"),
+            ("x-1/x/cli.py", "CONFIG = 'pip.conf'\n"),
+        ] {
+            assert_eq!(in_manifest(path, text.as_bytes()), None, "{path}: {text}");
+        }
     }
 
     /// What real wheels install: jupyterlab's and notebook's

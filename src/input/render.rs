@@ -857,6 +857,10 @@ struct HiddenCode {
     /// over the environment's own files or where they run by themselves
     /// ([`super::placement`]); they count only when [`wheel`](Self::wheel).
     placed: Vec<(String, Placement)>,
+    /// (manifest, line, what it declares) where a manifest names the
+    /// environment's configuration files or commands
+    /// ([`in_manifest`](super::placement::in_manifest)).
+    declared: Vec<(String, usize, &'static str)>,
     /// Whether pip installs the package as a wheel: it does so by the file
     /// name alone (`.whl`), and only then do `NAME.data/` folders and the
     /// top of the archive mean the environment's folders.
@@ -904,6 +908,9 @@ impl HiddenCode {
         if let Some(p) = super::placement::in_wheel(&m.path, &m.data) {
             self.placed.push((m.path.clone(), p));
         }
+        if let Some((line, what)) = super::placement::in_manifest(&m.path, &m.data) {
+            self.declared.push((m.path.clone(), line, what));
+        }
         for target in node_required_files(&m.path, &m.data) {
             self.required.push((m.path.clone(), target));
         }
@@ -949,6 +956,7 @@ impl HiddenCode {
         self.tests_spying.extend(other.tests_spying);
         self.openings.extend(other.openings);
         self.placed.extend(other.placed);
+        self.declared.extend(other.declared);
     }
 
     /// Counts the lines of tests and docs as the package's own when its
@@ -1000,6 +1008,7 @@ impl HiddenCode {
         self.spying.sort();
         self.openings.sort();
         self.placed.sort();
+        self.declared.sort();
     }
 
     /// Adds what members a version diff left as they were make run, where
@@ -1059,6 +1068,7 @@ impl HiddenCode {
             spying_note(&self.spying),
             opened_note(self),
             self.runs_by_itself_note(),
+            declared_note(&self.declared),
         ]
         .into_iter()
         .flatten()
@@ -1194,6 +1204,20 @@ fn spying_note(found: &[(String, usize, &str)]) -> Option<String> {
     files_note(&shown, |n, names| {
         format!(
             "{n} file(s) hold code that spies on the user or the machine, makes a program run again, runs a command past subprocess, waits for connections, or writes into another installed package, an installer's configuration or a shell's startup file ({names}), which a library rarely needs and stealers and implants are made of; the pre-check alone does not allow it: left to detectors, or review it and allowlist the artifact by sha256"
+        )
+    })
+}
+
+/// The reason the pre-check alone does not allow a package whose manifests
+/// name the environment's configuration files or commands.
+fn declared_note(found: &[(String, usize, &str)]) -> Option<String> {
+    let shown: Vec<String> = found
+        .iter()
+        .map(|(p, n, what)| format!("{p}:{n} {what}"))
+        .collect();
+    files_note(&shown, |n, names| {
+        format!(
+            "{n} manifest(s) may place files over the environment's own ({names}): setuptools installs data files relative to the environment's folder, and pip writes a launcher for each console script among its commands; the pre-check alone does not allow it: left to detectors, or review it and allowlist the artifact by sha256"
         )
     })
 }

@@ -2721,3 +2721,83 @@ fn a_wheel_that_replaces_the_environment_s_files_is_not_cleared() {
         assert_reason(&o, &r, (0, "precheck-harmless"));
     }
 }
+
+/// A tiny sdist (`tinypkg-1.0`) whose `setup.py` adds `extra` inside
+/// `setup(...)`, with `files` beside it, written as `name`.
+fn tinypkg_sdist(
+    c: &Canary,
+    name: &str,
+    extra: &str,
+    files: &[(&str, &[u8])],
+) -> std::path::PathBuf {
+    let setup = format!(
+        "from setuptools import setup\n\nsetup(\n    name=\"tinypkg\",\n    version=\"1.0\",\n    packages=[\"tinypkg\"],\n{extra})\n"
+    );
+    let mut members: Vec<(&str, &[u8])> = vec![
+        (
+            "tinypkg-1.0/PKG-INFO",
+            b"Metadata-Version: 2.1\nName: tinypkg\nVersion: 1.0\n",
+        ),
+        ("tinypkg-1.0/setup.py", setup.as_bytes()),
+        (
+            "tinypkg-1.0/tinypkg/__init__.py",
+            b"def add(a, b):\n    return a + b\n",
+        ),
+    ];
+    members.extend_from_slice(files);
+    let p = c.dir.path().join(name);
+    std::fs::write(&p, tar_gz(&members, false)).unwrap();
+    p
+}
+
+/// An sdist's manifest can place files over the environment's own: a
+/// `data_files` entry with an empty folder installs into the environment's
+/// folder (checked with pip 23.2 and setuptools 65: certifi's sdist with
+/// `("", ["certifi/pip.conf"])` left `pip.conf` there, and certifi so
+/// changed was allowed), and pip writes a launcher for each console script
+/// among its commands. Under thresholds that clear any score and no veto,
+/// the package without either is allowed; with either, it is inconclusive,
+/// naming the manifest's line. A data file elsewhere changes nothing.
+#[test]
+fn a_manifest_that_places_over_the_environment_s_files_is_not_allowed_on_scores_alone() {
+    let c = Canary::new();
+    let lax = c.write(
+        "lax.toml",
+        "[precheck.vetoes]\nmalicious-package = \"off\"\n\n\
+         [precheck.thresholds.malicious-package]\nharmful-at = 1.0\nharmless-below = 0.9999999\n",
+    );
+    let conf: &[u8] = b"[global]\nindex-url = https://pypi.example.net/simple\n";
+    let (o, r) = scan_path_json_under(&c, &lax, &tinypkg_sdist(&c, "plain.tar.gz", "", &[]));
+    assert_reason(&o, &r, (0, "precheck-harmless"));
+    let share = "    data_files=[(\"share/tinypkg\", [\"tinypkg/tinypkg.conf\"])],\n";
+    let p = tinypkg_sdist(
+        &c,
+        "share.tar.gz",
+        share,
+        &[("tinypkg-1.0/tinypkg/tinypkg.conf", conf)],
+    );
+    let (o, r) = scan_path_json_under(&c, &lax, &p);
+    assert_reason(&o, &r, (0, "precheck-harmless"));
+    for (name, extra, what) in [
+        (
+            "conf.tar.gz",
+            "    data_files=[(\"\", [\"tinypkg/pip.conf\"])],\n",
+            "names a file that would become an installer's configuration",
+        ),
+        (
+            "script.tar.gz",
+            "    entry_points={\"console_scripts\": [\"pip = tinypkg:add\"]},\n",
+            "declares a console script named as one of the environment's own commands",
+        ),
+    ] {
+        let p = tinypkg_sdist(&c, name, extra, &[("tinypkg-1.0/tinypkg/pip.conf", conf)]);
+        let (o, r) = scan_path_json_under(&c, &lax, &p);
+        assert_reason(&o, &r, (2, "inconclusive"));
+        let note = r["policies"][0]["precheck"]["note"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let named = format!("tinypkg-1.0/setup.py:7 {what}");
+        assert!(note.contains(&named), "{named} in {note}");
+    }
+}
