@@ -789,7 +789,9 @@ fn quarantine(dir: &Path, path: &Path, report: &Report) -> Result<()> {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "input".into())
     );
-    if let Some(mut artifact) = open_regular_file(path) {
+    // Never through a link (one swapped in after the scan would be copied,
+    // target and all) and never blocking on a pipe.
+    if let Ok(mut artifact) = crate::util::open_regular_file(path) {
         write_in_quarantine(dir, &name, true, |f| {
             std::io::copy(&mut artifact, f).map(|_| ())
         })?;
@@ -797,25 +799,6 @@ fn quarantine(dir: &Path, path: &Path, report: &Report) -> Result<()> {
     write_in_quarantine(dir, &format!("{name}.report.json"), false, |f| {
         f.write_all(report.to_json_pretty().as_bytes())
     })
-}
-
-/// The file at `path` opened for reading when it is a regular file, never
-/// through a link (one swapped in after the scan would be copied, target
-/// and all) and never blocking on a pipe.
-fn open_regular_file(path: &Path) -> Option<std::fs::File> {
-    let mut open = std::fs::OpenOptions::new();
-    open.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        open.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
-    }
-    #[cfg(not(unix))]
-    if !std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
-        return None;
-    }
-    let f = open.open(path).ok()?;
-    f.metadata().ok()?.is_file().then_some(f)
 }
 
 /// [`crate::util::write_via_rename`] in the quarantine, which may be a
@@ -893,20 +876,16 @@ fn review_cmd(dir: &Path) -> Result<i32> {
 /// A quarantined report: a regular file (not followed through a link), at
 /// most 64 MiB, that parses as a Canary report.
 fn read_held_report(path: &Path) -> std::result::Result<Report, String> {
-    use std::io::Read;
     const MAX: u64 = 64 << 20;
-    let f = open_regular_file(path)
-        .ok_or("not a regular file that can be opened (a link, pipe or device is not read)")?;
-    let mut text = String::new();
-    f.take(MAX + 1)
-        .read_to_string(&mut text)
-        .map_err(|e| format!("cannot be read: {e}"))?;
-    if text.len() as u64 > MAX {
-        return Err(format!(
+    let f = crate::util::open_regular_file(path).map_err(|e| {
+        format!("not a regular file that can be opened (a link, pipe or device is not read): {e}")
+    })?;
+    let text = crate::util::read_at_most(f, MAX)
+        .map_err(|e| format!("cannot be read: {e}"))?
+        .ok_or(format!(
             "larger than {MAX} bytes, not a report Canary wrote"
-        ));
-    }
-    serde_json::from_str(&text).map_err(|e| format!("not a Canary report: {e}"))
+        ))?;
+    serde_json::from_slice(&text).map_err(|e| format!("not a Canary report: {e}"))
 }
 
 fn policy_cmd(config: &Config, command: PolicyCommand) -> Result<i32> {

@@ -19,6 +19,13 @@ pub enum ConfigError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("config file {path} is larger than {cap} bytes, which no Canary config is (they are a few KB); name the config file with --config")]
+    TooLarge { path: PathBuf, cap: u64 },
+    #[error("config file {path} is not UTF-8 text: {source}")]
+    NotText {
+        path: PathBuf,
+        source: std::string::FromUtf8Error,
+    },
     #[error("config file {path} is invalid: {message}")]
     Parse { path: String, message: String },
     #[error("config file {path} is invalid:\n{}", .problems.iter().map(|p| format!("  - {p}")).collect::<Vec<_>>().join("\n"))]
@@ -284,7 +291,18 @@ impl Config {
     }
 
     pub fn from_file(path: &Path) -> Result<Config, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        let cap = crate::util::MAX_SETTINGS_BYTES;
+        let read = std::fs::File::open(path)
+            .and_then(|f| crate::util::read_at_most(f, cap))
+            .map_err(|source| ConfigError::Read {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        let bytes = read.ok_or_else(|| ConfigError::TooLarge {
+            path: path.to_path_buf(),
+            cap,
+        })?;
+        let text = String::from_utf8(bytes).map_err(|source| ConfigError::NotText {
             path: path.to_path_buf(),
             source,
         })?;

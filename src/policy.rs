@@ -39,6 +39,13 @@ pub enum PolicyError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("policy file {path} is larger than {cap} bytes, which no policy is (they are a few KB); pass the policy's .toml file")]
+    TooLarge { path: PathBuf, cap: u64 },
+    #[error("policy file {path} is not UTF-8 text: {source}")]
+    NotText {
+        path: PathBuf,
+        source: std::string::FromUtf8Error,
+    },
     #[error("policy {origin} is not valid TOML for a policy: {message}")]
     Parse { origin: String, message: String },
     #[error("policy {origin} is invalid:\n{}", .problems.iter().map(|p| format!("  - {p}")).collect::<Vec<_>>().join("\n"))]
@@ -129,7 +136,18 @@ impl Policy {
     }
 
     pub fn from_file(path: &Path) -> Result<Policy, PolicyError> {
-        let text = std::fs::read_to_string(path).map_err(|source| PolicyError::Read {
+        let cap = crate::util::MAX_SETTINGS_BYTES;
+        let read = std::fs::File::open(path)
+            .and_then(|f| crate::util::read_at_most(f, cap))
+            .map_err(|source| PolicyError::Read {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        let bytes = read.ok_or_else(|| PolicyError::TooLarge {
+            path: path.to_path_buf(),
+            cap,
+        })?;
+        let text = String::from_utf8(bytes).map_err(|source| PolicyError::NotText {
             path: path.to_path_buf(),
             source,
         })?;

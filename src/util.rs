@@ -56,6 +56,46 @@ pub fn write_via_rename(
     written
 }
 
+/// The most bytes of a config or policy file read. Real ones are a few KB;
+/// the cap keeps `--config /dev/zero` (or a file named by mistake) from
+/// growing without bound.
+pub const MAX_SETTINGS_BYTES: u64 = 1 << 20;
+
+/// Everything `reader` yields if that is at most `cap` bytes, `None` if it
+/// yields more (reading stops one byte past the cap): how every input,
+/// setting and report Canary reads whole is bounded.
+pub fn read_at_most(reader: impl std::io::Read, cap: u64) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::Read;
+    let mut buf = Vec::new();
+    reader.take(cap.saturating_add(1)).read_to_end(&mut buf)?;
+    Ok((buf.len() as u64 <= cap).then_some(buf))
+}
+
+/// Opens `path` for reading only if it is a regular file, without following
+/// a link there and without waiting on a pipe (`O_NOFOLLOW | O_NONBLOCK`),
+/// and checks the type of what was opened: a file swapped for a link or a
+/// pipe after its type was looked at is not read.
+pub fn open_regular_file(path: &std::path::Path) -> std::io::Result<std::fs::File> {
+    let not_regular = || std::io::Error::other("not a regular file (a link, pipe or device)");
+    let mut open = std::fs::OpenOptions::new();
+    open.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        open.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    #[cfg(not(unix))]
+    if !std::fs::symlink_metadata(path)?.is_file() {
+        return Err(not_regular());
+    }
+    let f = open.open(path)?;
+    if f.metadata()?.is_file() {
+        Ok(f)
+    } else {
+        Err(not_regular())
+    }
+}
+
 /// Parses `YYYY-MM-DD` into a comparable (year, month, day).
 pub fn parse_date(s: &str) -> Option<(i32, u32, u32)> {
     let mut it = s.trim().splitn(3, '-');
@@ -181,6 +221,34 @@ mod tests {
         assert_eq!(first_few(&["a", "b"], 5), "a, b");
         assert_eq!(first_few(&["a", "b", "c"], 2), "a, b and 1 more");
         assert_eq!(first_few::<&str>(&[], 2), "");
+    }
+
+    #[test]
+    fn reads_stop_one_byte_past_the_cap() {
+        assert_eq!(read_at_most(&b"abc"[..], 3).unwrap(), Some(b"abc".to_vec()));
+        assert_eq!(read_at_most(&b"abcd"[..], 3).unwrap(), None);
+        assert_eq!(read_at_most(&b""[..], 0).unwrap(), Some(Vec::new()));
+        // An endless reader ends at the cap.
+        assert_eq!(read_at_most(std::io::repeat(0), 1 << 20).unwrap(), None);
+    }
+
+    #[test]
+    fn only_a_regular_file_is_opened() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("f");
+        std::fs::write(&file, b"x").unwrap();
+        assert!(open_regular_file(&file).is_ok());
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        assert!(open_regular_file(&link).is_err(), "a link is not followed");
+        assert!(open_regular_file(dir.path()).is_err(), "a folder");
+        // A pipe with no writer: opened without waiting, then refused.
+        let fifo = dir.path().join("fifo");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let err = open_regular_file(&fifo).unwrap_err();
+        assert!(err.to_string().contains("not a regular file"), "{err}");
     }
 
     #[test]

@@ -1800,8 +1800,12 @@ pub fn read_dir(root: &Path, limits: &Limits) -> Result<Package, ArchiveError> {
             } else if ft.is_dir() {
                 stack.push(p);
             } else if ft.is_file() {
-                let mut f = std::fs::File::open(&p)
-                    .map_err(|err| ArchiveError::Io(format!("{rel}: {err}")))?;
+                // Opened as a regular file only: one swapped for a link or
+                // a pipe after it was listed is neither followed nor
+                // waited on, and the folder is refused.
+                let mut f = crate::util::open_regular_file(&p).map_err(|err| {
+                    ArchiveError::Io(format!("{rel}: cannot be opened as a regular file: {err}"))
+                })?;
                 let declared = f.metadata().map(|m| m.len()).unwrap_or(0);
                 let data = budget.read_member(&rel, &mut f, declared)?;
                 emit(&mut c, &mut budget, rel, data, 0)?;

@@ -20,7 +20,7 @@ pub mod versions;
 
 pub use text::Text;
 
-use std::io::{BufRead, Read};
+use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -397,27 +397,23 @@ fn read_capped(path: &Path, cap: u64) -> Result<Result<Vec<u8>, u64>, InputError
         source,
     };
     let file = std::fs::File::open(path).map_err(io)?;
-    let mut buf = Vec::new();
-    file.take(cap + 1).read_to_end(&mut buf).map_err(io)?;
-    if buf.len() as u64 > cap {
-        let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(cap + 1);
-        return Ok(Err(size));
+    match crate::util::read_at_most(file, cap).map_err(io)? {
+        Some(buf) => Ok(Ok(buf)),
+        None => Ok(Err(std::fs::metadata(path)
+            .map(|m| m.len())
+            .unwrap_or(cap + 1))),
     }
-    Ok(Ok(buf))
 }
 
 /// Reads standard input as one text input.
 pub fn read_stdin(limits: &Limits) -> Result<Input, InputError> {
-    let mut buf = Vec::new();
-    std::io::stdin()
-        .lock()
-        .take(limits.max_input_bytes + 1)
-        .read_to_end(&mut buf)
-        .map_err(|source| InputError::Io {
+    let read = crate::util::read_at_most(std::io::stdin().lock(), limits.max_input_bytes).map_err(
+        |source| InputError::Io {
             path: PathBuf::from("-"),
             source,
-        })?;
-    if buf.len() as u64 > limits.max_input_bytes {
+        },
+    )?;
+    let Some(buf) = read else {
         return Ok(Input::failed(
             None,
             "-",
@@ -427,7 +423,7 @@ pub fn read_stdin(limits: &Limits) -> Result<Input, InputError> {
                 limits.max_input_bytes
             ),
         ));
-    }
+    };
     Ok(Input::from_text(None, "-", &buf))
 }
 

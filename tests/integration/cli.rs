@@ -675,3 +675,41 @@ fn closed_stdout_is_exit_3_not_a_panic() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+/// Config and policy files are read up to 1 MiB: `--config /dev/zero` (or
+/// a large file named by mistake) grew without bound before, until the
+/// machine ran out of memory. Now each exits 3 at once, naming the file
+/// and the cap. A config from a pipe (`--config <(…)`) is still read.
+#[test]
+fn settings_files_are_read_up_to_a_cap() {
+    let c = Canary::new();
+    let diff = path("diffs/bugfix.diff");
+    for args in [
+        &["--config", "/dev/zero", "scan", &diff][..],
+        &["scan", "--policy", "/dev/zero", &diff][..],
+        &["policy", "check", "/dev/zero"][..],
+    ] {
+        let o = c.run(args);
+        assert_eq!(code(&o), 3, "{args:?}: {}", stderr(&o));
+        assert!(stdout(&o).is_empty(), "{args:?}");
+        let err = stderr(&o);
+        assert!(
+            err.contains("/dev/zero") && err.contains("larger than 1048576 bytes"),
+            "{args:?}: {err}"
+        );
+    }
+    let fifo = c.dir.path().join("config.fifo");
+    crate::mkfifo(&fifo);
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::write(fifo, "[gate]\nquorum = 0\n").unwrap())
+    };
+    let o = c.run(&["--config", fifo.to_str().unwrap(), "scan", &diff]);
+    writer.join().unwrap();
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("quorum"),
+        "the piped config was read: {}",
+        stderr(&o)
+    );
+}
