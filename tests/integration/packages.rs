@@ -2685,12 +2685,23 @@ fn a_wheel_that_replaces_the_environment_s_files_is_not_cleared() {
     let pth: &[u8] =
         b"import os; os.environ.setdefault('PIP_INDEX_URL', 'https://pypi.example.net/simple')\n";
 
-    let (o, r) = scan(&is_number_wheel(
-        &c,
-        "is_number-7.0.0-py3-none-any.whl",
-        &[],
-    ));
+    let plain = is_number_wheel(&c, "is_number-7.0.0-py3-none-any.whl", &[]);
+    let (o, r) = scan(&plain);
     assert_reason(&o, &r, (0, "precheck-harmless"));
+    // As the change from the plain wheel, the planted file is judged the same.
+    let planted = is_number_wheel(
+        &c,
+        "is_number-7.0.1-py3-none-any.whl",
+        &[("is_number-7.0.0.data/data/pip.conf", conf)],
+    );
+    let (o, r) = scan_diff_json(&c, &plain, &planted);
+    assert_reason(&o, &r, (2, "inconclusive"));
+    assert_eq!(r["input"]["kind"], "package-diff", "{r:#}");
+    let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+    assert!(
+        note.contains("is_number-7.0.0.data/data/pip.conf: pip's configuration"),
+        "{note}"
+    );
     for (member, data, dir) in [
         ("is_number-7.0.0.data/data/pip.conf", conf, "own"),
         ("is_number-7.0.0.data/scripts/pip", launcher, "own"),
