@@ -21,11 +21,6 @@ pub enum ConfigError {
     },
     #[error("config file {path} is larger than {cap} bytes, which no Canary config is (they are a few KB); name the config file with --config")]
     TooLarge { path: PathBuf, cap: u64 },
-    #[error("config file {path} is not UTF-8 text: {source}")]
-    NotText {
-        path: PathBuf,
-        source: std::string::FromUtf8Error,
-    },
     #[error("config file {path} is invalid: {message}")]
     Parse { path: String, message: String },
     #[error("config file {path} is invalid:\n{}", .problems.iter().map(|p| format!("  - {p}")).collect::<Vec<_>>().join("\n"))]
@@ -292,20 +287,15 @@ impl Config {
 
     pub fn from_file(path: &Path) -> Result<Config, ConfigError> {
         let cap = crate::util::MAX_SETTINGS_BYTES;
-        let read = std::fs::File::open(path)
-            .and_then(|f| crate::util::read_at_most(f, cap))
+        let text = crate::util::read_text_at_most(path, cap)
             .map_err(|source| ConfigError::Read {
                 path: path.to_path_buf(),
                 source,
+            })?
+            .ok_or_else(|| ConfigError::TooLarge {
+                path: path.to_path_buf(),
+                cap,
             })?;
-        let bytes = read.ok_or_else(|| ConfigError::TooLarge {
-            path: path.to_path_buf(),
-            cap,
-        })?;
-        let text = String::from_utf8(bytes).map_err(|source| ConfigError::NotText {
-            path: path.to_path_buf(),
-            source,
-        })?;
         let mut config = Config::from_toml(&text, &path.display().to_string())?;
         let base = path.parent().unwrap_or(Path::new("."));
         for file in &mut config.gate.policy_files {

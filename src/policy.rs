@@ -41,11 +41,6 @@ pub enum PolicyError {
     },
     #[error("policy file {path} is larger than {cap} bytes, which no policy is (they are a few KB); pass the policy's .toml file")]
     TooLarge { path: PathBuf, cap: u64 },
-    #[error("policy file {path} is not UTF-8 text: {source}")]
-    NotText {
-        path: PathBuf,
-        source: std::string::FromUtf8Error,
-    },
     #[error("policy {origin} is not valid TOML for a policy: {message}")]
     Parse { origin: String, message: String },
     #[error("policy {origin} is invalid:\n{}", .problems.iter().map(|p| format!("  - {p}")).collect::<Vec<_>>().join("\n"))]
@@ -137,20 +132,15 @@ impl Policy {
 
     pub fn from_file(path: &Path) -> Result<Policy, PolicyError> {
         let cap = crate::util::MAX_SETTINGS_BYTES;
-        let read = std::fs::File::open(path)
-            .and_then(|f| crate::util::read_at_most(f, cap))
+        let text = crate::util::read_text_at_most(path, cap)
             .map_err(|source| PolicyError::Read {
                 path: path.to_path_buf(),
                 source,
+            })?
+            .ok_or_else(|| PolicyError::TooLarge {
+                path: path.to_path_buf(),
+                cap,
             })?;
-        let bytes = read.ok_or_else(|| PolicyError::TooLarge {
-            path: path.to_path_buf(),
-            cap,
-        })?;
-        let text = String::from_utf8(bytes).map_err(|source| PolicyError::NotText {
-            path: path.to_path_buf(),
-            source,
-        })?;
         let mut policy = Policy::from_toml(&text, &path.display().to_string())?;
         policy.base_dir = path.parent().map(Path::to_path_buf);
         Ok(policy)

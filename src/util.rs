@@ -71,6 +71,18 @@ pub fn read_at_most(reader: impl std::io::Read, cap: u64) -> std::io::Result<Opt
     Ok((buf.len() as u64 <= cap).then_some(buf))
 }
 
+/// The text of the file at `path` if it is at most `cap` bytes, `None` if
+/// it is larger; text that is not UTF-8 is an `InvalidData` error, as
+/// `std::fs::read_to_string` gives.
+pub fn read_text_at_most(path: &std::path::Path, cap: u64) -> std::io::Result<Option<String>> {
+    let Some(bytes) = read_at_most(std::fs::File::open(path)?, cap)? else {
+        return Ok(None);
+    };
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+}
+
 /// Opens `path` for reading only if it is a regular file, without following
 /// a link there and without waiting on a pipe (`O_NOFOLLOW | O_NONBLOCK`),
 /// and checks the type of what was opened: a file swapped for a link or a

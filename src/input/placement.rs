@@ -46,6 +46,15 @@ pub enum Placement {
     RunsByItself(&'static str),
 }
 
+impl Placement {
+    /// What the member becomes, in report wording.
+    pub fn what(self) -> &'static str {
+        match self {
+            Placement::Replaces(what) | Placement::RunsByItself(what) => what,
+        }
+    }
+}
+
 /// Where pip writes a wheel member (`RecordPath` in pip's `wheel.py`).
 #[derive(Debug, PartialEq, Eq)]
 enum Destination<'a> {

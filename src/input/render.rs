@@ -1077,10 +1077,7 @@ impl HiddenCode {
 
     /// The members a wheel places where they run by themselves.
     fn runs_by_itself_note(&self) -> Option<String> {
-        let shown = self.placed_where(|p| match p {
-            Placement::RunsByItself(what) => Some(what),
-            Placement::Replaces(_) => None,
-        });
+        let shown = self.placed_where(|p| matches!(p, Placement::RunsByItself(_)));
         files_note(&shown, |n, names| {
             format!(
                 "installing this wheel adds {n} file(s) that run by themselves, not when the package is used ({names}); the pre-check alone does not allow code that runs at every start: left to detectors, or review it and allowlist the artifact by sha256"
@@ -1091,10 +1088,7 @@ impl HiddenCode {
     /// The note that makes a wheel opaque when installing it replaces the
     /// environment's configuration or commands.
     fn replaces_note(&self) -> Option<String> {
-        let shown = self.placed_where(|p| match p {
-            Placement::Replaces(what) => Some(what),
-            Placement::RunsByItself(_) => None,
-        });
+        let shown = self.placed_where(|p| matches!(p, Placement::Replaces(_)));
         files_note(&shown, |n, names| {
             format!(
                 "installing this wheel replaces {n} of the environment's own file(s) ({names}): pip writes a wheel's NAME.data/data/ files into the environment's folder and NAME.data/scripts/ into its commands, and no reader of the text can judge what a file replaces; no package needs to do this: review the files and allowlist the artifact by sha256, or remove them"
@@ -1102,13 +1096,13 @@ impl HiddenCode {
         })
     }
 
-    /// `member: what it becomes` for the placements `what` picks, for a
+    /// `member: what it becomes` for the placements `kind` picks, for a
     /// wheel (none otherwise).
-    fn placed_where(&self, what: impl Fn(&Placement) -> Option<&'static str>) -> Vec<String> {
+    fn placed_where(&self, kind: impl Fn(&Placement) -> bool) -> Vec<String> {
         self.placed
             .iter()
-            .filter(|_| self.wheel)
-            .filter_map(|(path, p)| what(p).map(|w| format!("{path}: {w}")))
+            .filter(|(_, p)| self.wheel && kind(p))
+            .map(|(path, p)| format!("{path}: {}", p.what()))
             .collect()
     }
 
