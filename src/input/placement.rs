@@ -121,7 +121,8 @@ const LAUNCHER: &str = "a launcher pip writes for a console script named as one 
 /// its `.dist-info` folder names it) declares a console or GUI script named
 /// as one of the environment's own commands. pip's own wheel declares
 /// `pip`, `pip3` and `pip3.N`: installing a distribution named pip is
-/// replacing pip, in plain sight.
+/// replacing pip, in plain sight (pip installs a wheel only when its
+/// `.dist-info` folder's name is the one its file name gives).
 fn launches_environment_command(dist: &str, data: &[u8]) -> bool {
     let name = dist.split('-').next().unwrap_or(dist).to_ascii_lowercase();
     let text = String::from_utf8_lossy(data);
@@ -258,6 +259,67 @@ fn environment_command(name: &str) -> bool {
         )
 }
 
+/// The commands a `package.json` links into `node_modules/.bin` under a
+/// name of the JavaScript toolchain or of the shell npm scripts run in
+/// (`node`, `npm`, `npx`, `yarn`, `pnpm`, `corepack`, `sh`, `bash`), as
+/// its `bin` names them (an object of names, or one path under the
+/// package's own unscoped name). npm puts `node_modules/.bin` first on the
+/// `PATH` of every script it runs for the project, so a dependency's `node`
+/// runs in place of Node in all of them; what runs is the dependency's
+/// file, judged as code, but not as what every script calls. No package is
+/// exempt: the name a tarball installs under is the dependency's, not the
+/// one its `package.json` claims. A `directories.bin` folder, whose every
+/// file npm links, is [`npm_bin_dir`]'s.
+pub fn npm_bins_over_toolchain(json: &serde_json::Value) -> Vec<String> {
+    let names: Vec<String> = match json.get("bin") {
+        Some(serde_json::Value::Object(bins)) => bins.keys().cloned().collect(),
+        Some(serde_json::Value::String(_)) => json
+            .get("name")
+            .and_then(|n| n.as_str())
+            .map(|n| n.rsplit('/').next().unwrap_or(n).to_string())
+            .into_iter()
+            .collect(),
+        _ => Vec::new(),
+    };
+    names.into_iter().filter(|n| toolchain_command(n)).collect()
+}
+
+/// The folder (`directories.bin`, resolved from the `package.json` at
+/// `path`) whose every file npm links as a command, when the `package.json`
+/// has no `bin`.
+pub fn npm_bin_dir(path: &str, json: &serde_json::Value) -> Option<String> {
+    if json.get("bin").is_some() {
+        return None;
+    }
+    let dir = json.get("directories")?.get("bin")?.as_str()?;
+    let base = path.rsplit_once('/').map_or("", |(d, _)| d);
+    super::archive::walk_from(base.split('/').filter(|p| !p.is_empty()).collect(), dir)
+}
+
+/// Whether a command name (any case; `.cmd`, `.ps1` or `.exe` as npm's
+/// Windows shims add) is one of the JavaScript toolchain's or a shell's.
+pub fn toolchain_command(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    let stem = [".cmd", ".ps1", ".exe"]
+        .iter()
+        .find_map(|ext| lower.strip_suffix(ext))
+        .unwrap_or(&lower);
+    matches!(
+        stem,
+        "node"
+            | "nodejs"
+            | "npm"
+            | "npx"
+            | "yarn"
+            | "yarnpkg"
+            | "pnpm"
+            | "pnpx"
+            | "corepack"
+            | "sh"
+            | "bash"
+    )
+}
+
 /// What [`in_manifest`] found a manifest line to name.
 const MANIFEST_CONFIG: &str = "names a file that would become an installer's configuration for the environment (pip.conf, pip.ini, pyvenv.cfg, .condarc) if installed as a data file";
 const MANIFEST_COMMAND: &str =
@@ -267,9 +329,10 @@ const MANIFEST_COMMAND: &str =
 /// `pyproject.toml`, at any depth) that names one of the environment's
 /// configuration files, or declares a console script named as one of its
 /// commands (`pip = x:main`, `"pip3" = "x:main"`, `'python=x.cli:run'`),
-/// and what it does. `path` is the member's path in the archive, whose
-/// first folder (`pip-26.3/`) names the distribution: pip's own manifests
-/// may declare pip's commands.
+/// and what it does. No distribution is exempt, pip's own included: the
+/// name an sdist installs under is in its metadata, which the file's or its
+/// folder's name (`pip-26.3/`) may contradict, and a wheel, whose name pip
+/// checks against its `.dist-info`, is the place for pip's exemption.
 pub fn in_manifest(path: &str, data: &[u8]) -> Option<(usize, &'static str)> {
     static CONFIG: OnceLock<Regex> = OnceLock::new();
     let name = path.rsplit('/').next().unwrap_or(path);
@@ -282,16 +345,7 @@ pub fn in_manifest(path: &str, data: &[u8]) -> Option<(usize, &'static str)> {
         .split(|&b| b == b'\n')
         .position(|line| config.is_match(line))
         .map(|i| (i + 1, MANIFEST_CONFIG));
-    let dist = path
-        .split('/')
-        .next()
-        .and_then(|root| root.rsplit_once('-'))
-        .map(|(n, _)| n.to_ascii_lowercase());
-    let script = first_script_line(data, |command| {
-        environment_command(command)
-            && !(dist.as_deref() == Some("pip") && command.starts_with("pip"))
-    })
-    .map(|n| (n, MANIFEST_COMMAND));
+    let script = first_script_line(data, environment_command).map(|n| (n, MANIFEST_COMMAND));
     [named, script].into_iter().flatten().min()
 }
 
@@ -524,10 +578,11 @@ mod tests {
                 1,
                 MANIFEST_COMMAND,
             ),
-            // pip's own manifest may declare pip's commands, not Python's.
+            // An sdist's folder name exempts nothing: what it installs as
+            // is in its metadata.
             (
                 "pip-26.3/pyproject.toml",
-                "[project.scripts]\npython = \"pip._internal:main\"\n",
+                "[project.scripts]\npip = \"pip._internal.cli.main:main\"\n",
                 2,
                 MANIFEST_COMMAND,
             ),
@@ -537,13 +592,63 @@ mod tests {
     }
 
     #[test]
+    fn npm_commands_over_the_toolchain_are_found() {
+        let bins = |v: serde_json::Value| npm_bins_over_toolchain(&v);
+        assert_eq!(
+            bins(
+                serde_json::json!({"name": "x", "bin": {"x": "cli.js", "node": "run.js", "NPX": "b.js"}})
+            ),
+            ["NPX", "node"]
+        );
+        assert_eq!(
+            bins(serde_json::json!({"name": "@evil/npm", "bin": "cli.js"})),
+            ["npm"]
+        );
+        // The toolchain's own packages are not exempt: a tarball installs
+        // under the dependency's name, whatever its package.json says.
+        assert_eq!(
+            bins(serde_json::json!({"name": "yarn", "bin": {"yarn": "bin/yarn.js"}})),
+            ["yarn"]
+        );
+        for ordinary in [
+            serde_json::json!({"name": "x", "bin": {"x": "cli.js", "node-gyp": "g.js", "nodemon": "m.js"}}),
+            serde_json::json!({"name": "shx", "bin": "cli.js"}),
+            serde_json::json!({"name": "x", "main": "node.js"}),
+        ] {
+            assert!(bins(ordinary.clone()).is_empty(), "{ordinary}");
+        }
+        let dir = |path: &str, v: serde_json::Value| npm_bin_dir(path, &v);
+        assert_eq!(
+            dir(
+                "package/package.json",
+                serde_json::json!({"directories": {"bin": "./bin"}})
+            ),
+            Some("package/bin".to_string())
+        );
+        assert_eq!(
+            dir(
+                "package/package.json",
+                serde_json::json!({"bin": {}, "directories": {"bin": "bin"}})
+            ),
+            None
+        );
+        assert_eq!(
+            dir(
+                "package/package.json",
+                serde_json::json!({"directories": {"bin": "../.."}})
+            ),
+            None
+        );
+        assert!(
+            toolchain_command("node.cmd")
+                && toolchain_command("Bash")
+                && !toolchain_command("nodes")
+        );
+    }
+
+    #[test]
     fn manifests_of_ordinary_packages_are_not_placements() {
         for (path, text) in [
-            // pip's own commands in pip's pyproject.toml.
-            (
-                "pip-26.3/pyproject.toml",
-                "[project.scripts]\npip = \"pip._internal.cli.main:main\"\npip3 = \"pip._internal.cli.main:main\"\n",
-            ),
             // Other distributions' own commands and ordinary data files.
             (
                 "pip_tools-7/pyproject.toml",

@@ -861,6 +861,12 @@ struct HiddenCode {
     /// environment's configuration files or commands
     /// ([`in_manifest`](super::placement::in_manifest)).
     declared: Vec<(String, usize, &'static str)>,
+    /// (package.json, a command it links over the JavaScript toolchain's
+    /// own) ([`npm_bins_over_toolchain`](super::placement::npm_bins_over_toolchain)).
+    shadowing: Vec<(String, String)>,
+    /// (package.json, the folder whose every file it links as a command)
+    /// ([`npm_bin_dir`](super::placement::npm_bin_dir)).
+    bin_dirs: Vec<(String, String)>,
     /// Whether pip installs the package as a wheel: it does so by the file
     /// name alone (`.whl`), and only then do `NAME.data/` folders and the
     /// top of the archive mean the environment's folders.
@@ -891,6 +897,12 @@ impl HiddenCode {
             }
             if let Some(h) = install_scripts(json) {
                 self.hooks.push((m.path.clone(), h));
+            }
+            for command in super::placement::npm_bins_over_toolchain(json) {
+                self.shadowing.push((m.path.clone(), command));
+            }
+            if let Some(dir) = super::placement::npm_bin_dir(&m.path, json) {
+                self.bin_dirs.push((m.path.clone(), dir));
             }
         }
         for dep in super::fetched::off_registry_dependencies(&m.path, &m.data, json.as_ref()) {
@@ -957,6 +969,8 @@ impl HiddenCode {
         self.openings.extend(other.openings);
         self.placed.extend(other.placed);
         self.declared.extend(other.declared);
+        self.shadowing.extend(other.shadowing);
+        self.bin_dirs.extend(other.bin_dirs);
     }
 
     /// Counts the lines of tests and docs as the package's own when its
@@ -1009,6 +1023,8 @@ impl HiddenCode {
         self.openings.sort();
         self.placed.sort();
         self.declared.sort();
+        self.shadowing.sort();
+        self.bin_dirs.sort();
     }
 
     /// Adds what members a version diff left as they were make run, where
@@ -1057,6 +1073,9 @@ impl HiddenCode {
             self.tests_spying.extend(same.tests_spying);
         }
         self.openings.extend(same.openings);
+        // A file added to an unchanged package.json's bin folder is linked
+        // as a command all the same.
+        self.bin_dirs.extend(same.bin_dirs);
     }
 
     /// Why a policy whose harm is code does not let the pre-check alone
@@ -1092,6 +1111,37 @@ impl HiddenCode {
         files_note(&shown, |n, names| {
             format!(
                 "installing this wheel replaces {n} of the environment's own file(s) ({names}): pip writes a wheel's NAME.data/data/ files into the environment's folder and NAME.data/scripts/ into its commands, and no reader of the text can judge what a file replaces; no package needs to do this: review the files and allowlist the artifact by sha256, or remove them"
+            )
+        })
+    }
+
+    /// The note that makes a package opaque when its `package.json` links
+    /// commands over the JavaScript toolchain's own.
+    fn shadowing_note(&self) -> Option<String> {
+        let mut shown: Vec<String> = self
+            .shadowing
+            .iter()
+            .map(|(p, c)| format!("{p}: bin {c}"))
+            .collect();
+        for (p, dir) in &self.bin_dirs {
+            let prefix = format!("{dir}/");
+            let mut linked: Vec<&String> = self
+                .paths
+                .iter()
+                .filter(|f| {
+                    f.starts_with(&prefix) && super::placement::toolchain_command(file_name(f).0)
+                })
+                .collect();
+            linked.sort();
+            shown.extend(
+                linked
+                    .into_iter()
+                    .map(|f| format!("{p}: directories.bin {f}")),
+            );
+        }
+        files_note(&shown, |n, names| {
+            format!(
+                "its package.json links {n} command(s) over the JavaScript toolchain's own ({names}): npm puts node_modules/.bin first on the PATH of every script it runs for the project, so each runs in place of that command, and no reader of the text can judge what it replaces; no package needs to do this: review them and allowlist the artifact by sha256"
             )
         })
     }
@@ -1724,6 +1774,7 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
         fetched_note(&hidden.fetched),
         native_note(&hidden.native),
         hidden.replaces_note(),
+        hidden.shadowing_note(),
     ]);
     input.not_on_scores_alone = hidden.not_on_scores_alone();
     if !holds_content(&input.text) {
@@ -2039,6 +2090,7 @@ pub fn render_package_mode(
         fetched_note(&hidden.fetched),
         native_note(&hidden.native),
         hidden.replaces_note(),
+        hidden.shadowing_note(),
     ]);
     input.not_on_scores_alone = hidden.not_on_scores_alone();
     input.base = base

@@ -2812,3 +2812,54 @@ fn a_manifest_that_places_over_the_environment_s_files_is_not_allowed_on_scores_
         assert!(note.contains(&named), "{named} in {note}");
     }
 }
+
+/// npm puts `node_modules/.bin` first on the `PATH` of every script it
+/// runs for a project, so a dependency that links a command named `node`
+/// (or `npm`, `sh`, …) runs its own file wherever the project's scripts
+/// call Node. is-number linking its `index.js` as `node`, by `bin` or by a
+/// `directories.bin` folder holding a file named `node`, was allowed; now
+/// it is inconclusive, naming the command. A command of its own name, or a
+/// `bin` folder without such a file, changes nothing.
+#[test]
+fn a_package_that_links_a_command_over_node_is_not_cleared() {
+    let c = Canary::new();
+    let index = tgz_member("packages/benign/is-number-7.0.0.tgz", "package/index.js");
+    let scan = |name: &str, edit: &dyn Fn(&mut serde_json::Value), added: &[(&str, &[u8])]| {
+        let p = is_number_edited(&c, name, Some(edit), added);
+        scan_path_json(&c, &p)
+    };
+    let bin = |v: serde_json::Value| move |j: &mut serde_json::Value| j["bin"] = v.clone();
+    let bin_dir =
+        |j: &mut serde_json::Value| j["directories"] = serde_json::json!({"bin": "./bin"});
+
+    let (o, r) = scan(
+        "own.tgz",
+        &bin(serde_json::json!({"is-number": "index.js"})),
+        &[],
+    );
+    assert_reason(&o, &r, (0, "precheck-harmless"));
+    let (o, r) = scan("dir.tgz", &bin_dir, &[("package/bin/is-number", &index)]);
+    assert_reason(&o, &r, (0, "precheck-harmless"));
+    for (name, edit, added, named) in [
+        (
+            "node.tgz",
+            &bin(serde_json::json!({"node": "index.js"})) as &dyn Fn(&mut serde_json::Value),
+            &[][..],
+            "package/package.json: bin node",
+        ),
+        (
+            "node-dir.tgz",
+            &bin_dir,
+            &[("package/bin/node", index.as_slice())][..],
+            "package/package.json: directories.bin package/bin/node",
+        ),
+    ] {
+        let (o, r) = scan(name, edit, added);
+        assert_reason(&o, &r, (2, "inconclusive"));
+        let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+        assert!(
+            note.contains(named) && note.contains("over the JavaScript toolchain's own"),
+            "{named} in {note}"
+        );
+    }
+}
