@@ -339,13 +339,30 @@ pub fn in_manifest(path: &str, data: &[u8]) -> Option<(usize, &'static str)> {
     if !matches!(name, "setup.py" | "setup.cfg" | "pyproject.toml") {
         return None;
     }
-    let config =
-        CONFIG.get_or_init(|| build(r"(?i)\b(?:pip\.(?:conf|ini)|pyvenv\.cfg)\b|\bcondarc\b"));
-    let named = data
-        .split(|&b| b == b'\n')
-        .position(|line| config.is_match(line))
-        .map(|i| (i + 1, MANIFEST_CONFIG));
-    let script = first_script_line(data, environment_command).map(|n| (n, MANIFEST_COMMAND));
+    // Names compared without case, as a case-insensitive disk does. Most
+    // manifests hold none of the words: a search for them spares compiling
+    // the patterns at all (the case-insensitive one cost 0.5 ms a process).
+    let lower = data.to_ascii_lowercase();
+    let holds = |words: &[&str]| {
+        words
+            .iter()
+            .any(|w| memchr::memmem::find(&lower, w.as_bytes()).is_some())
+    };
+    let named = holds(&["pip.", "pyvenv.cfg", "condarc"])
+        .then(|| {
+            let config =
+                CONFIG.get_or_init(|| build(r"\b(?:pip\.(?:conf|ini)|pyvenv\.cfg)\b|\bcondarc\b"));
+            lower
+                .split(|&b| b == b'\n')
+                .position(|line| config.is_match(line))
+                .map(|i| (i + 1, MANIFEST_CONFIG))
+        })
+        .flatten();
+    // Every script group's name holds `scripts`.
+    let script = holds(&["scripts"])
+        .then(|| first_script_line(data, environment_command))
+        .flatten()
+        .map(|n| (n, MANIFEST_COMMAND));
     [named, script].into_iter().flatten().min()
 }
 
