@@ -180,25 +180,62 @@ fn in_prefix(p: &str, data: &[u8]) -> Option<Placement> {
             "a script conda runs at every activation of the environment",
         ));
     }
-    // site-packages reached through the prefix: `lib/python3.12/site-packages`
-    // (POSIX) or `Lib/site-packages` (Windows).
-    let (lib, rest) = p.split_once('/')?;
-    let rest = match lib {
-        "lib" => {
-            let (dir, rest) = rest.split_once('/')?;
-            if dir == "site-packages" {
-                rest
-            } else {
-                let (sp, rest) = rest.split_once('/')?;
-                if !dir.starts_with("python") || sp != "site-packages" {
-                    return None;
-                }
-                rest
-            }
-        }
-        _ => return None,
+    in_site_packages(site_packages_in_prefix(p)?, data)
+}
+
+/// A path (lower case) under the prefix as a path under site-packages,
+/// when it is one: `lib/python3.12/site-packages/…` (POSIX) or
+/// `lib/site-packages/…` (Windows' `Lib`).
+fn site_packages_in_prefix(p: &str) -> Option<&str> {
+    let rest = p.strip_prefix("lib/")?;
+    if let Some(rest) = rest.strip_prefix("site-packages/") {
+        return Some(rest);
+    }
+    let (dir, rest) = rest.split_once('/')?;
+    let rest = rest.strip_prefix("site-packages/")?;
+    dir.starts_with("python").then_some(rest)
+}
+
+/// Top-level packages of site-packages whose files belong to one
+/// distribution that others must not overwrite: the installer's own code,
+/// the code every build runs, and the CA bundle that requests and pip
+/// trust (a wheel holding `certifi/cacert.pem` swaps the certificates
+/// every later HTTPS request checks, and holds no code at all).
+const OWNED: &[(&str, &str, &str)] = &[
+    ("pip", "pip", "pip's own code"),
+    ("certifi", "certifi", "the CA bundle requests and pip trust"),
+    (
+        "setuptools",
+        "setuptools",
+        "setuptools' own code, which builds run",
+    ),
+    (
+        "pkg_resources",
+        "setuptools",
+        "setuptools' own code, which builds run",
+    ),
+    (
+        "_distutils_hack",
+        "setuptools",
+        "setuptools' own code, which builds run",
+    ),
+    ("wheel", "wheel", "wheel's own code, which builds run"),
+];
+
+/// The distribution that owns where pip writes the wheel member at `path`,
+/// and what that place holds, when it is one of [`OWNED`]'s packages.
+pub fn owner_of(path: &str) -> Option<(&'static str, &'static str)> {
+    let lower = path.to_ascii_lowercase();
+    let p = match destination(&lower) {
+        Destination::SitePackages(p) => p,
+        Destination::Prefix(p) => site_packages_in_prefix(p)?,
+        Destination::Scripts(_) | Destination::Elsewhere => return None,
     };
-    in_site_packages(rest, data)
+    let (top, _) = p.split_once('/')?;
+    OWNED
+        .iter()
+        .find(|(package, _, _)| *package == top)
+        .map(|(_, owner, what)| (*owner, *what))
 }
 
 /// A path (lower case) under site-packages.
@@ -661,6 +698,36 @@ mod tests {
                 && toolchain_command("Bash")
                 && !toolchain_command("nodes")
         );
+    }
+
+    #[test]
+    fn other_distributions_packages_are_found_wherever_pip_writes_them() {
+        for path in [
+            "certifi/cacert.pem",
+            "Certifi/cacert.pem",
+            "a-1.data/purelib/certifi/cacert.pem",
+            "a-1.data/data/lib/python3.12/site-packages/certifi/cacert.pem",
+            "a-1.data/data/Lib/site-packages/certifi/core.py",
+        ] {
+            assert_eq!(owner_of(path).map(|o| o.0), Some("certifi"), "{path}");
+        }
+        assert_eq!(
+            owner_of("pkg_resources/__init__.py").map(|o| o.0),
+            Some("setuptools")
+        );
+        assert_eq!(
+            owner_of("pip/_internal/cli/main.py").map(|o| o.0),
+            Some("pip")
+        );
+        for path in [
+            "certifi.py",
+            "mypkg/certifi/cacert.pem",
+            "pip_tools/x.py",
+            "a-1.data/scripts/pip",
+            "a-1.data/data/share/certifi/cacert.pem",
+        ] {
+            assert_eq!(owner_of(path), None, "{path}");
+        }
     }
 
     #[test]

