@@ -9,8 +9,10 @@
 //! wheel with no code at all can replace pip's configuration for the
 //! environment (`NAME.data/data/pip.conf`: every later install there takes
 //! its index from it), replace the environment's `pip` or `python` command,
-//! or add a file that Python runs at every start (a `.pth` file's import
-//! lines, `sitecustomize`). The text every reader judges shows such a file
+//! overwrite another distribution's files ([`owner_of`]: a CA bundle at
+//! `certifi/cacert.pem`), or add a file that Python runs at every start (a
+//! `.pth` file's import lines, `sitecustomize`). The text every reader
+//! judges shows such a file
 //! under its archive path and judges what it says, not what it replaces or
 //! when it runs; [`super::render`] turns what this module finds into notes
 //! that keep the package from being cleared.
