@@ -1091,6 +1091,20 @@ impl HiddenCode {
         self.bin_dirs.extend(same.bin_dirs);
     }
 
+    /// Why the package's code is opaque ([`Input::opaque_code`]), from what
+    /// its members hold, in the order notes list them; the caller puts
+    /// its own reasons (compiled files, links, cut lines) first.
+    fn opaque_notes(&self) -> [Option<String>; 6] {
+        [
+            encoding_note(&self.encoded),
+            entry_note(&self.runs_as_js()),
+            fetched_note(&self.fetched),
+            native_note(&self.native),
+            self.replaces_note(),
+            self.shadowing_note(),
+        ]
+    }
+
     /// Why a policy whose harm is code does not let the pre-check alone
     /// allow the package ([`Input::not_on_scores_alone`]).
     fn not_on_scores_alone(&self) -> Vec<String> {
@@ -1213,6 +1227,14 @@ fn at_lines(found: &[(String, usize)]) -> Vec<String> {
     found.iter().map(|(p, n)| format!("{p}:{n}")).collect()
 }
 
+/// (file, line, what is there) triples as `file:line what`.
+fn at_lines_saying(found: &[(String, usize, &str)]) -> Vec<String> {
+    found
+        .iter()
+        .map(|(p, n, what)| format!("{p}:{n} {what}"))
+        .collect()
+}
+
 /// The note that keeps a pre-check from allowing code that runs text it
 /// does not hold ([`super::unread`]).
 fn unread_note(hidden: &HiddenCode) -> Option<String> {
@@ -1261,10 +1283,7 @@ fn opened_note(hidden: &HiddenCode) -> Option<String> {
 /// The reason the pre-check alone does not allow a package whose code
 /// watches the user or makes a program run again.
 fn spying_note(found: &[(String, usize, &str)]) -> Option<String> {
-    let shown: Vec<String> = found
-        .iter()
-        .map(|(p, n, what)| format!("{p}:{n} {what}"))
-        .collect();
+    let shown = at_lines_saying(found);
     files_note(&shown, |n, names| {
         format!(
             "{n} file(s) hold code that spies on the user or the machine, makes a program run again, runs a command past subprocess, waits for connections, or writes into another installed package, an installer's configuration or a shell's startup file ({names}), which a library rarely needs and stealers and implants are made of; the pre-check alone does not allow it: left to detectors, or review it and allowlist the artifact by sha256"
@@ -1275,10 +1294,7 @@ fn spying_note(found: &[(String, usize, &str)]) -> Option<String> {
 /// The reason the pre-check alone does not allow a package whose manifests
 /// name the environment's configuration files or commands.
 fn declared_note(found: &[(String, usize, &str)]) -> Option<String> {
-    let shown: Vec<String> = found
-        .iter()
-        .map(|(p, n, what)| format!("{p}:{n} {what}"))
-        .collect();
+    let shown = at_lines_saying(found);
     files_note(&shown, |n, names| {
         format!(
             "{n} manifest(s) may place files over the environment's own ({names}): setuptools installs data files relative to the environment's folder, and pip writes a launcher for each console script among its commands; the pre-check alone does not allow it: left to detectors, or review it and allowlist the artifact by sha256"
@@ -1785,17 +1801,11 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
         body.push_to(&sections[sections.len() - 1].1, &mut text);
     }
     let mut input = package_input(&source, kind, &sha, bytes, notes, Ok((text, sections)));
-    input.opaque_code = opaque([
-        opaque_compiled,
-        linked_note(&links),
-        opaque_cut,
-        encoding_note(&hidden.encoded),
-        entry_note(&hidden.runs_as_js()),
-        fetched_note(&hidden.fetched),
-        native_note(&hidden.native),
-        hidden.replaces_note(),
-        hidden.shadowing_note(),
-    ]);
+    input.opaque_code = opaque(
+        [opaque_compiled, linked_note(&links), opaque_cut]
+            .into_iter()
+            .chain(hidden.opaque_notes()),
+    );
     input.not_on_scores_alone = hidden.not_on_scores_alone();
     if !holds_content(&input.text) {
         input.unjudgeable = Some(format!(
@@ -2102,16 +2112,11 @@ pub fn render_package_mode(
         Ok((r.text.into(), r.sections)),
     );
     let cut = cut_note(r.cut_capability.iter().map(String::as_str), &hidden);
-    input.opaque_code = opaque([
-        opaque_change,
-        cut,
-        encoding_note(&hidden.encoded),
-        entry_note(&hidden.runs_as_js()),
-        fetched_note(&hidden.fetched),
-        native_note(&hidden.native),
-        hidden.replaces_note(),
-        hidden.shadowing_note(),
-    ]);
+    input.opaque_code = opaque(
+        [opaque_change, cut]
+            .into_iter()
+            .chain(hidden.opaque_notes()),
+    );
     input.not_on_scores_alone = hidden.not_on_scores_alone();
     input.base = base
         .zip(base_sha.clone())

@@ -153,15 +153,23 @@ fn first_line_where(code: &Code, present: &Regex, named: &Regex) -> Option<usize
     // Both searched over the whole file first (a line's match is one in
     // the file: no pattern here anchors to a line's ends); the file is read
     // line by line only when both are there.
-    if !holds(code, present) || !holds(code, named) {
+    if !holds(code, present) {
         return None;
     }
-    first_line(code, |text| named.is_match(text))
+    first_line_matching(code, named)
 }
 
 /// Whether the file holds `re` anywhere, as written or folded.
 fn holds(code: &Code, re: &Regex) -> bool {
     re.is_match(code.data) || code.folded().iter().any(|f| re.is_match(&f.text))
+}
+
+/// The first line [`first_line`] finds `re` on, once a search of the whole
+/// file found it anywhere.
+fn first_line_matching(code: &Code, re: &Regex) -> Option<usize> {
+    holds(code, re)
+        .then(|| first_line(code, |text| re.is_match(text)))
+        .flatten()
 }
 
 /// The first line [`first_line`] finds a file named by `re` on: a match
@@ -242,9 +250,7 @@ fn other_package_write(code: &Code, writing: bool) -> Option<usize> {
     // `os.path.dirname(__file__)` is the file's own place: only a
     // module's `__file__` made into a path (`dirname(pip.__file__)`) is
     // another's.
-    holds(code, place)
-        .then(|| first_line(code, |text| place.is_match(text)))
-        .flatten()
+    first_line_matching(code, place)
 }
 
 /// A file write, in Python or JavaScript: `open(…, 'w')` and the other
