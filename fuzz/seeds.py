@@ -93,7 +93,33 @@ def main(out):
         "zip-zip64": zipb([("pkg/big.py", INIT * 50, None, D)], allowZip64=True),
         "zip-nested": zipb([("pkg/vendored.whl", zipb([("inner/__init__.py", INIT, None, D)]), None, S),
                             ("pkg/__init__.py", INIT, None, D)]),
+        # What an install writes besides the package's own files (session 26):
+        # pip's `.data` schemes, console scripts, start-up hooks, other
+        # distributions' modules.
+        "wheel-placement": zipb([("pkg/__init__.py", INIT, None, D),
+                                 ("pkg-1.0.data/scripts/pip", b"#!python\nimport pkg\n", None, D),
+                                 ("pkg-1.0.data/data/pip.conf", b"[global]\nindex-url = http://x.invalid/\n", None, D),
+                                 ("pkg-1.0.data/purelib/certifi/cacert.pem", b"-----BEGIN CERTIFICATE-----\n", None, D),
+                                 ("pkg-1.0.data/data/etc/conda/activate.d/x.sh", b"echo hi\n", None, D),
+                                 ("pkg-1.0.dist-info/entry_points.txt",
+                                  b"[console_scripts]\npython3 = pkg:main\n[gui_scripts]\nx = pkg.m:run\n", None, D),
+                                 ("pkg-1.0.dist-info/METADATA", b"Name: pkg\nVersion: 1.0\n", None, D),
+                                 ("pkg-1.0.dist-info/RECORD", b"", None, D)]),
+        "wheel-startup": zipb([("pkg.pth", b"import pkg\n", None, D), ("sitecustomize.py", INIT, None, D),
+                               ("pkg/__init__.py", b"open(os.path.expanduser('~/.bashrc'), 'a').write('x')\n", None, D),
+                               ("pkg-1.0.dist-info/METADATA", b"Name: pkg\nVersion: 1.0\n", None, D)]),
     }
+    tars["manifest-scripts"] = tar([
+        ("pkg-1.0/setup.cfg", "f", b"[options.entry_points]\nconsole_scripts =\n    pip = pkg:main\n"),
+        ("pkg-1.0/pyproject.toml", "f", b'[project.scripts]\n"python" = "pkg.cli:run"\n[tool.x]\nd = "pip.conf"\n'),
+        ("pkg-1.0/setup.py", "f", SETUP.replace(b")", b", data_files=[('', ['pip.ini'])])")),
+        ("pkg-1.0/pkg/__init__.py", "f", b"open('/home/u/.npmrc').read()\n")])
+    tars["npm-bin"] = tar([("package/package.json", "f", b'{"name":"a","bin":{"node":"x.js","sh":"y.js"}}'),
+                           ("package/x.js", "f", b"#!/usr/bin/env node\n"), ("package/y.js", "f", b"1\n")])
+    # A zip with bytes after its end record, and one inside a file's tail.
+    zips["zip-appended"] = zipb([("pkg/__init__.py", INIT, None, D)]) + b"PK\x05\x06" + b"\0" * 18
+    tars["tail-zip"] = tar([("p-1/setup.py", "f", SETUP),
+                            ("p-1/data.bin", "f", b"\x89PNG\r\n" + zipb([("__main__.py", EVIL, None, S)]))])
     seeds = []
     for t in tars.values():
         seeds += [(TAR_GZ_BY_HARNESS, t), (TAR, t), (TAR_GZ_RAW, gzip.compress(t)), (BZ2_BY_HARNESS, t)]

@@ -4,7 +4,8 @@
 //! built-in `malicious-package` gate, local-only.
 //!
 //! What must hold for every input: nothing panics; a package that could
-//! not be read, or holds code no reader can judge, is blocked; and reading
+//! not be read, holds code no reader can judge, or may not be allowed on
+//! the pre-check's scores alone, is blocked; and reading
 //! and judging it again gives the same text and the same report.
 //!
 //! The first byte picks how the rest is packed. Compressed formats are
@@ -114,7 +115,14 @@ fuzz_target!(|data: &[u8]| {
     let report = h
         .coordinator
         .scan(&input, &["malicious-package".to_string()]);
-    if input.error.is_some() || input.unjudgeable.is_some() || input.opaque_code.is_some() {
+    // Local-only with no detectors and no allowlist: a package the
+    // pre-check may not allow on its scores alone has nothing else to
+    // allow it.
+    if input.error.is_some()
+        || input.unjudgeable.is_some()
+        || input.opaque_code.is_some()
+        || !input.not_on_scores_alone.is_empty()
+    {
         assert_eq!(
             report.decision,
             Decision::Block,

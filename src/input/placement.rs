@@ -19,11 +19,13 @@
 //!
 //! An sdist gets its wheel built at install, and its manifests say where
 //! the files go: setuptools' `data_files` with a folder relative to the
-//! environment's (`("", ["pip.conf"])`), and console scripts, for each of
-//! which pip writes a launcher among the environment's commands.
-//! [`in_manifest`] finds the lines of `setup.py`, `setup.cfg` and
-//! `pyproject.toml` that name the environment's configuration files or
-//! declare a console script under one of its commands' names. A manifest is
+//! environment's (`("", ["pip.conf"])`), modules and build steps that put
+//! a `.pth` file or `sitecustomize` where Python's `site` runs it, and
+//! console scripts, for each of which pip writes a launcher among the
+//! environment's commands. [`in_manifest`] finds the lines of `setup.py`,
+//! `setup.cfg` and `pyproject.toml` that name the environment's
+//! configuration files or a start-up file, or declare a console script
+//! under one of its commands' names. A manifest is
 //! read as text, so such a line is not proof of a placement, only reason
 //! enough that the pre-check alone does not allow the package.
 //!
@@ -363,17 +365,32 @@ pub fn toolchain_command(name: &str) -> bool {
 const MANIFEST_CONFIG: &str = "names a file that would become an installer's configuration for the environment (pip.conf, pip.ini, pyvenv.cfg, .condarc) if installed as a data file";
 const MANIFEST_COMMAND: &str =
     "declares a console script named as one of the environment's own commands (python, pip, activate)";
+const MANIFEST_STARTUP: &str = "names a .pth file or a sitecustomize or usercustomize module, which Python runs at every start";
 
 /// The first line of a package manifest (`setup.py`, `setup.cfg` or
 /// `pyproject.toml`, at any depth) that names one of the environment's
-/// configuration files, or declares a console script named as one of its
-/// commands (`pip = x:main`, `"pip3" = "x:main"`, `'python=x.cli:run'`),
-/// and what it does. No distribution is exempt, pip's own included: the
+/// configuration files, names a file Python runs at every start (`x.pth`,
+/// `*.pth`, `sitecustomize`), or declares a console script named as one of
+/// its commands (`pip = x:main`, `"pip3" = "x:main"`, `'python=x.cli:run'`),
+/// and what it does.
+///
+/// A `.pth` name errs toward blocking: the file runs only where `site`
+/// reads it (site-packages itself, not a package's folder), and a
+/// manifest names PyTorch weights (`model.pth`) the same way; coverage's
+/// `a1_coverage.pth`, which its build copies into site-packages, is the
+/// real case.
+///
+/// An entry point must name its callable after a colon (`x.cli:main`):
+/// pip refuses to install a console script without one
+/// (`MissingCallableSuffix`), and uv's script parser requires it too, so a
+/// dotted callable alone (`pip = x.main`) installs no command and is not
+/// counted here; [`in_wheel`] counts it all the same. No distribution is exempt, pip's own included: the
 /// name an sdist installs under is in its metadata, which the file's or its
 /// folder's name (`pip-26.3/`) may contradict, and a wheel, whose name pip
 /// checks against its `.dist-info`, is the place for pip's exemption.
 pub fn in_manifest(path: &str, data: &[u8]) -> Option<(usize, &'static str)> {
     static CONFIG: OnceLock<Regex> = OnceLock::new();
+    static STARTUP: OnceLock<Regex> = OnceLock::new();
     let name = path.rsplit('/').next().unwrap_or(path);
     if !matches!(name, "setup.py" | "setup.cfg" | "pyproject.toml") {
         return None;
@@ -397,12 +414,22 @@ pub fn in_manifest(path: &str, data: &[u8]) -> Option<(usize, &'static str)> {
                 .map(|i| (i + 1, MANIFEST_CONFIG))
         })
         .flatten();
+    let startup = holds(&[".pth", "customize"])
+        .then(|| {
+            let startup =
+                STARTUP.get_or_init(|| build(r"[\w*\-]\.pth\b|\b(?:site|user)customize\b"));
+            lower
+                .split(|&b| b == b'\n')
+                .position(|line| startup.is_match(line))
+                .map(|i| (i + 1, MANIFEST_STARTUP))
+        })
+        .flatten();
     // Every script group's name holds `scripts`.
     let script = holds(&["scripts"])
         .then(|| first_script_line(data, environment_command))
         .flatten()
         .map(|n| (n, MANIFEST_COMMAND));
-    [named, script].into_iter().flatten().min()
+    [named, startup, script].into_iter().flatten().min()
 }
 
 /// The first line of a manifest that declares a console or GUI script
@@ -634,6 +661,39 @@ mod tests {
                 1,
                 MANIFEST_COMMAND,
             ),
+            // Files Python runs at every start: a `.pth` (Windows reads
+            // the environment's folder too) or a `sitecustomize` module.
+            (
+                "x-1/setup.py",
+                "setup(\n    data_files=[('', ['x/x-init.pth'])],\n)\n",
+                2,
+                MANIFEST_STARTUP,
+            ),
+            (
+                "x-1/setup.py",
+                "setup(name='x', py_modules=['SiteCustomize'])\n",
+                1,
+                MANIFEST_STARTUP,
+            ),
+            (
+                "x-1/pyproject.toml",
+                "[tool.setuptools.package-data]\nx = [\"*.pth\"]\n",
+                2,
+                MANIFEST_STARTUP,
+            ),
+            (
+                "coverage-7/setup.py",
+                "import os\n\nPTH_NAME = \"a1_coverage.pth\"\n",
+                3,
+                MANIFEST_STARTUP,
+            ),
+            // The first line found decides, whatever kind it is.
+            (
+                "x-1/setup.cfg",
+                "[options.entry_points]\nconsole_scripts =\n    pip = x:main\n[options.data_files]\n. = usercustomize.py, pip.conf\n",
+                3,
+                MANIFEST_COMMAND,
+            ),
             // An sdist's folder name exempts nothing: what it installs as
             // is in its metadata.
             (
@@ -761,6 +821,16 @@ mod tests {
             (
                 "x-1/setup.py",
                 "setup(entry_points={'console_scripts': ['x = x:a'], 'x.plugins': ['pip = x:plugin']})\n",
+            ),
+            // A callable without its colon: pip refuses to install it.
+            (
+                "x-1/setup.cfg",
+                "[options.entry_points]\nconsole_scripts =\n    pip = x.cli\n",
+            ),
+            // Names that only look like start-up files.
+            (
+                "x-1/pyproject.toml",
+                "[tool.x]\npath = \"src\"\ndepth = 3\nsites = [\"customize.md\"]\nnote = \"see .pth docs\"\n",
             ),
             // The same words where no installer reads them.
             ("x-1/README.md", "Put this in pip.conf; or run `pip = x:main`.\n"),

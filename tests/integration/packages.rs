@@ -2775,8 +2775,9 @@ fn tinypkg_sdist(
 /// `data_files` entry with an empty folder installs into the environment's
 /// folder (checked with pip 23.2 and setuptools 65: certifi's sdist with
 /// `("", ["certifi/pip.conf"])` left `pip.conf` there, and certifi so
-/// changed was allowed), and pip writes a launcher for each console script
-/// among its commands. Under thresholds that clear any score and no veto,
+/// changed was allowed), pip writes a launcher for each console script
+/// among its commands, and a `.pth` file or `sitecustomize` module where
+/// `site` looks runs at every Python start. Under thresholds that clear any score and no veto,
 /// the package without either is allowed; with either, it is inconclusive,
 /// naming the manifest's line. A data file elsewhere changes nothing.
 #[test]
@@ -2809,6 +2810,16 @@ fn a_manifest_that_places_over_the_environment_s_files_is_not_allowed_on_scores_
             "script.tar.gz",
             "    entry_points={\"console_scripts\": [\"pip = tinypkg:add\"]},\n",
             "declares a console script named as one of the environment's own commands",
+        ),
+        (
+            "pth.tar.gz",
+            "    data_files=[(\"\", [\"tinypkg/tinypkg-init.pth\"])],\n",
+            "names a .pth file or a sitecustomize or usercustomize module",
+        ),
+        (
+            "sitecustomize.tar.gz",
+            "    py_modules=[\"sitecustomize\"],\n",
+            "names a .pth file or a sitecustomize or usercustomize module",
         ),
     ] {
         let p = tinypkg_sdist(&c, name, extra, &[("tinypkg-1.0/tinypkg/pip.conf", conf)]);
