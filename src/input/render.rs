@@ -1382,10 +1382,14 @@ fn node_required_files(path: &str, data: &[u8]) -> Vec<String> {
 }
 
 /// The files a `package.json` at `path` makes Node run (its `main`, its
-/// `bin` commands and its `exports`), from the archive root, when their
-/// names say documentation or data: Node loads a `main` of any extension
-/// but `.json` and `.node` as JavaScript, so `"main": "docs/notes.txt"`
-/// ran a stealer that was read as prose (allowed before session 16).
+/// `bin` commands, its `exports` and its `imports`), from the archive
+/// root, when their names say documentation or data: Node loads a `main`
+/// of any extension but `.json` and `.node` as JavaScript, so
+/// `"main": "docs/notes.txt"` ran a stealer that was read as prose
+/// (allowed before session 16), and so does `require('#m')` through
+/// `"imports": {"#m": "./docs/notes.txt"}` (allowed before session 27;
+/// Node 20 runs such a file). An `imports` target not starting with `./`
+/// names another package, not a file of this one.
 fn node_entry_points(path: &str, json: &serde_json::Value) -> Vec<String> {
     fn strings<'a>(v: &'a serde_json::Value, out: &mut Vec<&'a str>) {
         match v {
@@ -1409,6 +1413,11 @@ fn node_entry_points(path: &str, json: &serde_json::Value) -> Vec<String> {
             strings(v, &mut targets);
         }
     }
+    if let Some(v) = json.get("imports") {
+        let mut imports = Vec::new();
+        strings(v, &mut imports);
+        targets.extend(imports.into_iter().filter(|t| t.starts_with("./")));
+    }
     let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
     targets
         .into_iter()
@@ -1423,7 +1432,7 @@ fn entry_note(entries: &[(String, String)]) -> Option<String> {
     let shown: Vec<String> = entries.iter().map(|(p, t)| format!("{p} -> {t}")).collect();
     files_note(&shown, |n, names| {
         format!(
-        "{n} file(s) named as documentation or data are what Node runs as JavaScript (a package.json's main, bin or exports, or a script's require: {names}), but were read as documentation or data; review them and allowlist the artifact by sha256"
+        "{n} file(s) named as documentation or data are what Node runs as JavaScript (a package.json's main, bin, exports or imports, or a script's require: {names}), but were read as documentation or data; review them and allowlist the artifact by sha256"
     )
     })
 }
@@ -2608,9 +2617,9 @@ mod tests {
         ));
     }
 
-    /// Node runs a package's `main`, `bin` and `exports` whatever their
-    /// extension (but `.json` and `.node`): a `main` of `docs/notes.txt`
-    /// ran a stealer read as prose.
+    /// Node runs a package's `main`, `bin`, `exports` and `imports`
+    /// whatever their extension (but `.json` and `.node`): a `main` of
+    /// `docs/notes.txt` ran a stealer read as prose.
     #[test]
     fn files_a_package_json_makes_node_run_are_named_when_named_as_docs() {
         let pj = |json: &str| {
@@ -2629,6 +2638,13 @@ mod tests {
         );
         assert!(
             pj(r#"{"exports": {".": {"style": "./index.css", "types": "./a.d.txt"}}}"#).is_empty()
+        );
+        assert_eq!(
+            pj(
+                r##"{"imports": {"#m": "./docs/notes.txt", "#c": {"node": "./data/c.csv", "default": "./c.js"}, "#dep": "readme"}}"##
+            ),
+            // In key order: serde_json sorts an object's keys.
+            ["package/data/c.csv", "package/docs/notes.txt"]
         );
         for json in [
             r#"{"main": "index.js"}"#,

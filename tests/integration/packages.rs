@@ -2070,6 +2070,21 @@ fn payloads_the_text_does_not_show_cannot_be_cleared() {
         note.contains("package/package.json -> package/docs/notes.txt"),
         "{note}"
     );
+    // The same file reached through `imports`, by `require('#metrics')`:
+    // Node 20 runs it as JavaScript; allowed before session 27.
+    let p = is_number_edited(
+        &c,
+        "imports-txt.tgz",
+        Some(&|json| json["imports"] = serde_json::json!({"#metrics": "./docs/notes.txt"})),
+        &[("package/docs/notes.txt", &stealer)],
+    );
+    let (o, r) = scan_path_json(&c, &p);
+    assert_eq!(code(&o), 2, "{r:#}");
+    let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+    assert!(
+        note.contains("package/package.json -> package/docs/notes.txt"),
+        "{note}"
+    );
     let p = is_number_with(&c, "plain.tgz", "package/lib/metrics.js", plain.as_bytes());
     let (o, r) = scan_path_json(&c, &p);
     assert_eq!(
