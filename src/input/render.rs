@@ -1349,33 +1349,131 @@ fn runs_as_js_but_reads_inert(path: &str) -> bool {
     is_inert(path) && ext != "json" && ext != "node"
 }
 
-/// The files a JavaScript file at `path` loads with `require('./…')` (a
-/// literal relative path), from the archive root, when their names say
-/// documentation or data: Node runs a required file of any extension but
-/// `.json` and `.node` as JavaScript, so `require('../docs/notes.txt')`
-/// ran string-padder's stealer, read as prose (allowed before session 17).
+/// The files a JavaScript file at `path` loads with `require(…)`, from the
+/// archive root, when their names say documentation or data: Node runs a
+/// required file of any extension but `.json` and `.node` as JavaScript,
+/// so `require('../docs/notes.txt')` ran string-padder's stealer, read as
+/// prose (allowed before session 17).
+///
+/// The argument is read for the paths its string literals spell: one
+/// literal (quoted, or a template without `${`) that starts with `./` or
+/// `../`; each such literal of a longer argument (`a ? './x.js' :
+/// './docs/notes.txt'`); and all its literals joined as path parts, from
+/// the file's folder (`__dirname + '/docs/notes.txt'`, `path.join(__dirname,
+/// 'docs', 'notes.txt')`), which each ran the stealer, allowed, before
+/// session 27. A path held in a variable (`require(p)`) is not followed.
+/// Whether a path found names a member is checked by the caller.
 fn node_required_files(path: &str, data: &[u8]) -> Vec<String> {
     if !matches!(extension(&file_name(path).1), "js" | "cjs" | "mjs") {
         return Vec::new();
     }
-    static REQUIRE: std::sync::OnceLock<regex::bytes::Regex> = std::sync::OnceLock::new();
-    let re = REQUIRE.get_or_init(|| {
-        // A constant pattern, checked by the tests below.
-        regex::bytes::Regex::new(
-            r#"\brequire\s*\(\s*(?:'(\.{1,2}/[^'\n]*)'|"(\.{1,2}/[^"\n]*)")\s*\)"#,
-        )
-        .expect("require pattern compiles")
-    });
     let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
     let mut out: Vec<String> = Vec::new();
-    let found = re
-        .captures_iter(data)
-        .filter_map(|c| c.get(1).or_else(|| c.get(2)))
-        .filter_map(|t| resolve_from(dir, &String::from_utf8_lossy(t.as_bytes())))
-        .filter(|full| runs_as_js_but_reads_inert(full));
-    for full in found {
-        if !out.contains(&full) {
-            out.push(full);
+    for at in memchr::memmem::find_iter(data, b"require") {
+        let word_before = at > 0 && {
+            let b = data[at - 1];
+            b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
+        };
+        let rest = &data[at + b"require".len()..];
+        let open = rest.iter().position(|b| !b.is_ascii_whitespace());
+        if word_before || open.map(|i| rest[i]) != Some(b'(') {
+            continue;
+        }
+        let Some(arg) = call_argument(&rest[open.unwrap_or(0) + 1..]) else {
+            continue;
+        };
+        for target in required_paths(arg) {
+            let Some(full) = resolve_from(dir, &target) else {
+                continue;
+            };
+            if runs_as_js_but_reads_inert(&full) && !out.contains(&full) {
+                out.push(full);
+            }
+        }
+    }
+    out
+}
+
+/// The bytes of a call's argument list, after its `(` and up to its
+/// closing `)`, skipping parentheses inside string literals; `None` when
+/// it does not close within 512 bytes (a longer argument is not a path).
+fn call_argument(after_open: &[u8]) -> Option<&[u8]> {
+    let mut depth = 1usize;
+    let mut i = 0;
+    let end = after_open.len().min(512);
+    while i < end {
+        match after_open[i] {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(&after_open[..i]);
+                }
+            }
+            q @ (b'\'' | b'"' | b'`') => {
+                i += 1;
+                while i < end && after_open[i] != q {
+                    i += if after_open[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The relative paths a `require` argument spells (see
+/// [`node_required_files`]).
+fn required_paths(arg: &[u8]) -> Vec<String> {
+    // (literal, whether it is a whole literal: not a part of a template)
+    let mut pieces: Vec<(String, bool)> = Vec::new();
+    let mut other_code = false;
+    let mut i = 0;
+    while i < arg.len() {
+        match arg[i] {
+            q @ (b'\'' | b'"' | b'`') => {
+                let mut lit = Vec::new();
+                let mut parts = 0;
+                i += 1;
+                while i < arg.len() && arg[i] != q {
+                    if arg[i] == b'\\' && i + 1 < arg.len() {
+                        lit.push(arg[i + 1]);
+                        i += 2;
+                    } else if q == b'`' && arg[i..].starts_with(b"${") {
+                        // A template's substitution splits it in parts.
+                        let close = arg[i..].iter().position(|&b| b == b'}');
+                        pieces.push((String::from_utf8_lossy(&lit).into_owned(), false));
+                        lit.clear();
+                        parts += 1;
+                        i += close.map_or(arg.len() - i, |c| c + 1);
+                    } else {
+                        lit.push(arg[i]);
+                        i += 1;
+                    }
+                }
+                pieces.push((String::from_utf8_lossy(&lit).into_owned(), parts == 0));
+            }
+            b if b.is_ascii_whitespace() || b == b'(' || b == b')' => {}
+            _ => other_code = true,
+        }
+        i += 1;
+    }
+    let relative = |p: &str| p.starts_with("./") || p.starts_with("../");
+    let mut out: Vec<String> = pieces
+        .iter()
+        .filter(|(p, whole)| *whole && relative(p))
+        .map(|(p, _)| p.clone())
+        .collect();
+    // Two whole relative paths are alternatives, not parts of one path.
+    if (other_code || pieces.len() > 1) && out.len() < 2 {
+        let joined: Vec<&str> = pieces
+            .iter()
+            .flat_map(|(p, _)| p.split('/'))
+            .filter(|c| !c.is_empty() && *c != ".")
+            .collect();
+        if !joined.is_empty() {
+            out.push(format!("./{}", joined.join("/")));
         }
     }
     out
@@ -2671,11 +2769,33 @@ mod tests {
             ),
             ["package/docs/notes.txt", "package/lib/LICENSE"]
         );
+        // Paths spelt by more than one literal, or around other code
+        // (each ran string-padder's stealer, allowed, before session 27).
+        for js in [
+            "require(__dirname + '/../docs/notes.txt');",
+            "require(`../docs/notes.txt`);",
+            "require(('../docs/notes.txt'));",
+            "const path = require('path');\nrequire(path.join(__dirname, '..', 'docs', 'notes.txt'));",
+            "require(\n  path.resolve(__dirname,\n    \"../docs/notes.txt\")\n);",
+            "module.exports = debug ? require('./a.js') : require ( '../docs/notes.txt' );",
+            "const m = cond ? require('./a.js') : require(cond ? './b.js' : '../docs/notes.txt');",
+        ] {
+            assert_eq!(
+                req("package/lib/util.js", js),
+                ["package/docs/notes.txt"],
+                "{js}"
+            );
+        }
         for js in [
             "require('./helper.js'); require('../data/config.json');",
             "require('./native.node'); require('lodash'); require('./lib');",
             "require('../../../outside.txt');",
             "const t = fs.readFileSync('./notes.txt');",
+            // Not calls of `require`, or not paths: a package's own name,
+            // a template's substituted part, a string with `)` in it.
+            "myrequire('./notes.txt'); $require('./notes.txt'); x.required('./notes.txt');",
+            "require(`${dir}`); require('lodash/fp'); require(name);",
+            "require(')./notes.txt');",
         ] {
             assert!(req("package/lib/util.js", js).is_empty(), "{js}");
         }

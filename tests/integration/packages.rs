@@ -2279,28 +2279,40 @@ fn ways_to_act_lexicon_v4_had_no_name_for_are_read_by_the_veto() {
 /// JavaScript: is-number whose `lib/util.js` does
 /// `require('../docs/notes.txt')`, string-padder's stealer in that file,
 /// was allowed (the notes read as prose, the require line names no
-/// capability). Now the code is opaque, naming both files. A require of
+/// capability), and so was the path built with `path.join`, `+` or a
+/// template until session 27. Now the code is opaque, naming both files. A require of
 /// a folder (its index.js) by a document's name is not such a file.
 #[test]
 fn a_document_a_script_requires_cannot_be_cleared() {
     let c = Canary::new();
     let stealer = string_padder_stealer();
-    let util: &[u8] = b"module.exports = require('../docs/notes.txt');\n";
-    let p = is_number_with_all(
-        &c,
-        "required.tgz",
-        &[
-            ("package/lib/util.js", util),
-            ("package/docs/notes.txt", &stealer),
-        ],
-    );
-    let (o, r) = scan_path_json(&c, &p);
-    assert_reason(&o, &r, (2, "inconclusive"));
-    let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
-    assert!(
-        note.contains("package/lib/util.js -> package/docs/notes.txt"),
-        "{note}"
-    );
+    // A literal path, and paths built from literals around other code
+    // (the last three were allowed before session 27).
+    for (name, util) in [
+        ("required.tgz", "module.exports = require('../docs/notes.txt');\n"),
+        (
+            "joined.tgz",
+            "const path = require('path');\nmodule.exports = require(path.join(__dirname, '..', 'docs', 'notes.txt'));\n",
+        ),
+        ("added.tgz", "module.exports = require(__dirname + '/../docs/notes.txt');\n"),
+        ("template.tgz", "module.exports = require(`../docs/notes.txt`);\n"),
+    ] {
+        let p = is_number_with_all(
+            &c,
+            name,
+            &[
+                ("package/lib/util.js", util.as_bytes()),
+                ("package/docs/notes.txt", &stealer),
+            ],
+        );
+        let (o, r) = scan_path_json(&c, &p);
+        assert_reason(&o, &r, (2, "inconclusive"));
+        let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+        assert!(
+            note.contains("package/lib/util.js -> package/docs/notes.txt"),
+            "{name}: {note}"
+        );
+    }
     // `./metadata` is the folder's index.js: no file has that name.
     let util: &[u8] = b"module.exports = require('./metadata');\n";
     let index: &[u8] = b"module.exports = { name: 'is-number' };\n";
