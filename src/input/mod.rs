@@ -11,6 +11,7 @@ pub mod archive;
 pub mod code;
 pub mod collection;
 pub mod fetched;
+pub mod launched;
 pub mod placement;
 pub mod render;
 pub mod spying;

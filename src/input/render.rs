@@ -805,7 +805,7 @@ fn foreign_encoding(path: &str, data: &[u8]) -> Option<String> {
 /// Members whose code a reader of the text would not see as code: Python
 /// files in a source encoding that hides it ([`foreign_encoding`]), and
 /// files Node runs as JavaScript though their names say documentation or
-/// data ([`node_entry_points`], [`node_required_files`]). Paths are archive
+/// data ([`node_entry_points`], [`super::launched`]). Paths are archive
 /// paths.
 #[derive(Default)]
 struct HiddenCode {
@@ -813,7 +813,8 @@ struct HiddenCode {
     encoded: Vec<(String, String)>,
     /// (package.json, a file it makes Node run)
     entries: Vec<(String, String)>,
-    /// (script, a file it requires), kept only if that file is a member:
+    /// (code file, a file it requires, forks or runs by path), kept only if
+    /// that file is a member:
     /// `require('./lib/metadata')` loads `metadata.js` or a folder's
     /// `index.js` when no file has that exact name.
     required: Vec<(String, String)>,
@@ -934,8 +935,10 @@ impl HiddenCode {
         if let Some((line, what)) = super::placement::in_manifest(&m.path, &m.data) {
             self.declared.push((m.path.clone(), line, what));
         }
-        for target in node_required_files(&m.path, &m.data) {
-            self.required.push((m.path.clone(), target));
+        for target in super::launched::launched_paths(&m.path, &m.data) {
+            if runs_as_js_but_reads_inert(&target) {
+                self.required.push((m.path.clone(), target));
+            }
         }
         let tests = super::unread::tests_or_docs(&m.path);
         let code = super::code::Code::new(&m.path, &m.data);
@@ -1337,146 +1340,17 @@ fn hooks_note(hooks: &[(String, String)]) -> Option<String> {
 
 /// `target` (a path as a `package.json` or a `require` writes it) from the
 /// folder `dir`, or `None` when it climbs out of the archive.
-fn resolve_from(dir: &str, target: &str) -> Option<String> {
+pub(super) fn resolve_from(dir: &str, target: &str) -> Option<String> {
     super::archive::walk_from(dir.split('/').filter(|p| !p.is_empty()).collect(), target)
 }
 
 /// Whether Node runs `path` as JavaScript when told to load it (any
-/// extension but `.json` and `.node`) though its name says documentation
-/// or data, so the scan reads it as such.
+/// extension but `.json` and `.node`), or a program runs it as a script,
+/// though its name says documentation or data, so the scan reads it as
+/// such.
 fn runs_as_js_but_reads_inert(path: &str) -> bool {
     let ext = extension(&file_name(path).1).to_string();
     is_inert(path) && ext != "json" && ext != "node"
-}
-
-/// The files a JavaScript file at `path` loads with `require(…)`, from the
-/// archive root, when their names say documentation or data: Node runs a
-/// required file of any extension but `.json` and `.node` as JavaScript,
-/// so `require('../docs/notes.txt')` ran string-padder's stealer, read as
-/// prose (allowed before session 17).
-///
-/// The argument is read for the paths its string literals spell: one
-/// literal (quoted, or a template without `${`) that starts with `./` or
-/// `../`; each such literal of a longer argument (`a ? './x.js' :
-/// './docs/notes.txt'`); and all its literals joined as path parts, from
-/// the file's folder (`__dirname + '/docs/notes.txt'`, `path.join(__dirname,
-/// 'docs', 'notes.txt')`), which each ran the stealer, allowed, before
-/// session 27. A path held in a variable (`require(p)`) is not followed.
-/// Whether a path found names a member is checked by the caller.
-fn node_required_files(path: &str, data: &[u8]) -> Vec<String> {
-    if !matches!(extension(&file_name(path).1), "js" | "cjs" | "mjs") {
-        return Vec::new();
-    }
-    let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
-    let mut out: Vec<String> = Vec::new();
-    for at in memchr::memmem::find_iter(data, b"require") {
-        let word_before = at > 0 && {
-            let b = data[at - 1];
-            b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
-        };
-        let rest = &data[at + b"require".len()..];
-        let open = rest.iter().position(|b| !b.is_ascii_whitespace());
-        if word_before || open.map(|i| rest[i]) != Some(b'(') {
-            continue;
-        }
-        let Some(arg) = call_argument(&rest[open.unwrap_or(0) + 1..]) else {
-            continue;
-        };
-        for target in required_paths(arg) {
-            let Some(full) = resolve_from(dir, &target) else {
-                continue;
-            };
-            if runs_as_js_but_reads_inert(&full) && !out.contains(&full) {
-                out.push(full);
-            }
-        }
-    }
-    out
-}
-
-/// The bytes of a call's argument list, after its `(` and up to its
-/// closing `)`, skipping parentheses inside string literals; `None` when
-/// it does not close within 512 bytes (a longer argument is not a path).
-fn call_argument(after_open: &[u8]) -> Option<&[u8]> {
-    let mut depth = 1usize;
-    let mut i = 0;
-    let end = after_open.len().min(512);
-    while i < end {
-        match after_open[i] {
-            b'(' => depth += 1,
-            b')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(&after_open[..i]);
-                }
-            }
-            q @ (b'\'' | b'"' | b'`') => {
-                i += 1;
-                while i < end && after_open[i] != q {
-                    i += if after_open[i] == b'\\' { 2 } else { 1 };
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    None
-}
-
-/// The relative paths a `require` argument spells (see
-/// [`node_required_files`]).
-fn required_paths(arg: &[u8]) -> Vec<String> {
-    // (literal, whether it is a whole literal: not a part of a template)
-    let mut pieces: Vec<(String, bool)> = Vec::new();
-    let mut other_code = false;
-    let mut i = 0;
-    while i < arg.len() {
-        match arg[i] {
-            q @ (b'\'' | b'"' | b'`') => {
-                let mut lit = Vec::new();
-                let mut parts = 0;
-                i += 1;
-                while i < arg.len() && arg[i] != q {
-                    if arg[i] == b'\\' && i + 1 < arg.len() {
-                        lit.push(arg[i + 1]);
-                        i += 2;
-                    } else if q == b'`' && arg[i..].starts_with(b"${") {
-                        // A template's substitution splits it in parts.
-                        let close = arg[i..].iter().position(|&b| b == b'}');
-                        pieces.push((String::from_utf8_lossy(&lit).into_owned(), false));
-                        lit.clear();
-                        parts += 1;
-                        i += close.map_or(arg.len() - i, |c| c + 1);
-                    } else {
-                        lit.push(arg[i]);
-                        i += 1;
-                    }
-                }
-                pieces.push((String::from_utf8_lossy(&lit).into_owned(), parts == 0));
-            }
-            b if b.is_ascii_whitespace() || b == b'(' || b == b')' => {}
-            _ => other_code = true,
-        }
-        i += 1;
-    }
-    let relative = |p: &str| p.starts_with("./") || p.starts_with("../");
-    let mut out: Vec<String> = pieces
-        .iter()
-        .filter(|(p, whole)| *whole && relative(p))
-        .map(|(p, _)| p.clone())
-        .collect();
-    // Two whole relative paths are alternatives, not parts of one path.
-    if (other_code || pieces.len() > 1) && out.len() < 2 {
-        let joined: Vec<&str> = pieces
-            .iter()
-            .flat_map(|(p, _)| p.split('/'))
-            .filter(|c| !c.is_empty() && *c != ".")
-            .collect();
-        if !joined.is_empty() {
-            out.push(format!("./{}", joined.join("/")));
-        }
-    }
-    out
 }
 
 /// The files a `package.json` at `path` makes Node run (its `main`, its
@@ -1530,7 +1404,7 @@ fn entry_note(entries: &[(String, String)]) -> Option<String> {
     let shown: Vec<String> = entries.iter().map(|(p, t)| format!("{p} -> {t}")).collect();
     files_note(&shown, |n, names| {
         format!(
-        "{n} file(s) named as documentation or data are what Node runs as JavaScript (a package.json's main, bin, exports or imports, or a script's require: {names}), but were read as documentation or data; review them and allowlist the artifact by sha256"
+        "{n} file(s) named as documentation or data are run as code (a package.json's main, bin, exports or imports, or code that requires, forks or runs them by path: {names}), but were read as documentation or data; review them and allowlist the artifact by sha256"
     )
     })
 }
@@ -2754,53 +2628,6 @@ mod tests {
             assert!(pj(json).is_empty(), "{json}");
         }
         assert!(package_json("package/README.md", br#"{"main": "a.txt"}"#).is_none());
-    }
-
-    /// Node runs a required file of any extension but `.json` and `.node`
-    /// as JavaScript: `require('../docs/notes.txt')` ran a stealer read as
-    /// prose.
-    #[test]
-    fn files_a_script_requires_are_named_when_named_as_docs() {
-        let req = |path: &str, js: &str| node_required_files(path, js.as_bytes());
-        assert_eq!(
-            req(
-                "package/lib/util.js",
-                "require('../docs/notes.txt');\nconst l = require( \"./LICENSE\" );\nrequire('../docs/notes.txt');\n"
-            ),
-            ["package/docs/notes.txt", "package/lib/LICENSE"]
-        );
-        // Paths spelt by more than one literal, or around other code
-        // (each ran string-padder's stealer, allowed, before session 27).
-        for js in [
-            "require(__dirname + '/../docs/notes.txt');",
-            "require(`../docs/notes.txt`);",
-            "require(('../docs/notes.txt'));",
-            "const path = require('path');\nrequire(path.join(__dirname, '..', 'docs', 'notes.txt'));",
-            "require(\n  path.resolve(__dirname,\n    \"../docs/notes.txt\")\n);",
-            "module.exports = debug ? require('./a.js') : require ( '../docs/notes.txt' );",
-            "const m = cond ? require('./a.js') : require(cond ? './b.js' : '../docs/notes.txt');",
-        ] {
-            assert_eq!(
-                req("package/lib/util.js", js),
-                ["package/docs/notes.txt"],
-                "{js}"
-            );
-        }
-        for js in [
-            "require('./helper.js'); require('../data/config.json');",
-            "require('./native.node'); require('lodash'); require('./lib');",
-            "require('../../../outside.txt');",
-            "const t = fs.readFileSync('./notes.txt');",
-            // Not calls of `require`, or not paths: a package's own name,
-            // a template's substituted part, a string with `)` in it.
-            "myrequire('./notes.txt'); $require('./notes.txt'); x.required('./notes.txt');",
-            "require(`${dir}`); require('lodash/fp'); require(name);",
-            "require(')./notes.txt');",
-        ] {
-            assert!(req("package/lib/util.js", js).is_empty(), "{js}");
-        }
-        // Only scripts Node runs are read for requires.
-        assert!(req("package/README.md", "require('./notes.txt')").is_empty());
     }
 
     #[test]

@@ -2280,7 +2280,8 @@ fn ways_to_act_lexicon_v4_had_no_name_for_are_read_by_the_veto() {
 /// `require('../docs/notes.txt')`, string-padder's stealer in that file,
 /// was allowed (the notes read as prose, the require line names no
 /// capability), and so was the path built with `path.join`, `+` or a
-/// template until session 27. Now the code is opaque, naming both files. A require of
+/// template, or the file forked or spawned with Node, until session 27.
+/// Now the code is opaque, naming both files. A require of
 /// a folder (its index.js) by a document's name is not such a file.
 #[test]
 fn a_document_a_script_requires_cannot_be_cleared() {
@@ -2296,6 +2297,15 @@ fn a_document_a_script_requires_cannot_be_cleared() {
         ),
         ("added.tgz", "module.exports = require(__dirname + '/../docs/notes.txt');\n"),
         ("template.tgz", "module.exports = require(`../docs/notes.txt`);\n"),
+        // Forked, or run by Node as a program: the same file runs.
+        (
+            "forked.tgz",
+            "require('child_process').fork(__dirname + '/../docs/notes.txt');\n",
+        ),
+        (
+            "spawned.tgz",
+            "require('child_process').spawn(process.execPath, ['docs/notes.txt'], { detached: true }).unref();\n",
+        ),
     ] {
         let p = is_number_with_all(
             &c,
@@ -2326,6 +2336,50 @@ fn a_document_a_script_requires_cannot_be_cleared() {
     );
     let (o, r) = scan_path_json(&c, &p);
     assert_reason(&o, &r, (0, "precheck-harmless"));
+}
+
+/// Python run on a file named as data runs it as Python: an sdist whose
+/// module does `subprocess.Popen([sys.executable, 'docs/notes.txt'])` is
+/// not cleared on the text it read as prose, under thresholds that clear
+/// any score and no veto. A file given to another program (`doc8
+/// README.rst`) is that program's data, and changes nothing.
+#[test]
+fn a_document_python_runs_as_a_script_cannot_be_cleared() {
+    let c = Canary::new();
+    let lax = c.write(
+        "lax.toml",
+        "[precheck.vetoes]\nmalicious-package = \"off\"\n\n\
+         [precheck.thresholds.malicious-package]\nharmful-at = 1.0\nharmless-below = 0.9999999\n",
+    );
+    let notes: &[u8] = b"import os\nos.system('echo planted')\n";
+    let with_init = |name: &str, init: &str| {
+        tinypkg_sdist(
+            &c,
+            name,
+            "",
+            &[
+                ("tinypkg-1.0/tinypkg/runner.py", init.as_bytes()),
+                ("tinypkg-1.0/docs/notes.txt", notes),
+            ],
+        )
+    };
+    let p = with_init(
+        "data.tar.gz",
+        "import subprocess\nsubprocess.run(['doc8', 'docs/notes.txt'])\n",
+    );
+    let (o, r) = scan_path_json_under(&c, &lax, &p);
+    assert_reason(&o, &r, (0, "precheck-harmless"));
+    let p = with_init(
+        "script.tar.gz",
+        "import subprocess, sys\nsubprocess.Popen([sys.executable, 'docs/notes.txt'])\n",
+    );
+    let (o, r) = scan_path_json_under(&c, &lax, &p);
+    assert_reason(&o, &r, (2, "inconclusive"));
+    let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+    assert!(
+        note.contains("tinypkg-1.0/tinypkg/runner.py -> tinypkg-1.0/docs/notes.txt"),
+        "{note}"
+    );
 }
 
 /// A config that turns the malicious-package veto off, so a test sees what

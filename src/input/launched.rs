@@ -1,0 +1,605 @@
+//! The files a package's code runs by their path: what `require(…)`,
+//! `child_process.fork(…)`, `new Worker(…)`, `Module._load(…)` and the
+//! process runners of Node and Python (`spawn`, `execSync`,
+//! `subprocess.run`, `os.system`, …) are given, read from the string
+//! literals of their arguments.
+//!
+//! Why: Node runs a required, forked or worker file of any extension but
+//! `.json` and `.node` as JavaScript, `python FILE` and `sh FILE` run any
+//! file, and every reader of a package's text reads a file named as
+//! documentation or data (`docs/notes.txt`) as prose, where the veto never
+//! looks. is-number whose `index.js` did `require('../docs/notes.txt')`,
+//! string-padder's stealer in that file, was allowed until session 17;
+//! `require(path.join(__dirname, 'docs', 'notes.txt'))`,
+//! `require(__dirname + '/docs/notes.txt')`, `` require(`./docs/notes.txt`) ``
+//! and `child_process.fork('./docs/notes.txt')` until session 27.
+//! [`super::render`] keeps a path found here only if it names a member
+//! the scan read as documentation or data, and then makes the package's
+//! code opaque, naming both files.
+//!
+//! What is read: the argument list of each such call, up to its closing
+//! parenthesis (512 bytes at most; a longer one is not a path), for its
+//! string literals (quoted, or a template's parts around `${…}`). Each
+//! literal that starts with `./` or `../` is a path from the calling
+//! file's folder; all of them joined as path parts are one more
+//! (`path.join(__dirname, '..', 'docs', 'notes.txt')`), unless two of them
+//! were whole relative paths (alternatives, `a ? './x.js' : './y.txt'`).
+//! For the calls that run a program (not `require`), whose relative paths
+//! are from wherever the program runs, each literal and each word of one
+//! (`'node docs/notes.txt'`) is also a path from the package's root. A path
+//! held in a variable (`require(p)`) is not followed; the lines that build
+//! one are what the veto and the other rules read.
+//!
+//! Calls in files only a package's tests or documentation build run
+//! ([`super::unread::tests_or_docs`]) count for `require` (as before) but
+//! not for the process runners, whose use in tests to run fixture scripts
+//! is common.
+//!
+//! This module only reads text: it never resolves a path on disk, and never
+//! runs anything.
+
+use std::sync::OnceLock;
+
+use regex::bytes::Regex;
+
+use super::render::{extension, file_name};
+
+/// A call whose argument names a file that runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Call {
+    /// Node's module loader: relative paths from the calling file.
+    Require,
+    /// Runs the file its argument names (`fork`, `Worker`, `run_path`):
+    /// as `Require`, and from the package's root too.
+    File,
+    /// Runs a program: a path counts where an interpreter runs it as a
+    /// script (see [`script_paths`]).
+    Program,
+}
+
+/// Each path (archive path, resolved, not checked to exist) that `data`,
+/// a code file at `path`, loads or runs by a literal path, in file order,
+/// each once.
+pub fn launched_paths(path: &str, data: &[u8]) -> Vec<String> {
+    let ext = extension(&file_name(path).1).to_string();
+    let calls = match ext.as_str() {
+        "js" | "cjs" | "mjs" => js_calls(),
+        "py" | "pyw" => py_calls(),
+        _ => return Vec::new(),
+    };
+    let runners_count = !super::unread::tests_or_docs(path);
+    let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+    let root = path.split_once('/').map_or("", |(r, _)| r);
+    let mut out: Vec<String> = Vec::new();
+    for m in calls.find_iter(data) {
+        let name = &data[m.start()..m.end()];
+        let name = name
+            .iter()
+            .position(|&b| b == b'(' || b.is_ascii_whitespace())
+            .map_or(name, |i| &name[..i]);
+        // `$require(` and `x$fork(` are other names (`$` is a word
+        // character in JavaScript, not in the pattern's `\b`).
+        if m.start() > 0 && data[m.start() - 1] == b'$' {
+            continue;
+        }
+        let call = match name {
+            b"require" => Call::Require,
+            _ if !runners_count => continue,
+            b"fork" | b"Worker" | b"_load" | b"run_path" | b"execaNode" => Call::File,
+            _ => Call::Program,
+        };
+        let Some(arg) = call_argument(&data[m.end()..]) else {
+            continue;
+        };
+        let (from_dir, from_root) = argument_paths(arg, call);
+        let found = from_dir
+            .iter()
+            .filter_map(|t| super::render::resolve_from(dir, t))
+            .chain(
+                from_root
+                    .iter()
+                    .filter_map(|t| super::render::resolve_from(root, t)),
+            );
+        for full in found {
+            if !out.contains(&full) {
+                out.push(full);
+            }
+        }
+    }
+    out
+}
+
+/// Node's calls that load or run a file, ending at their `(`.
+fn js_calls() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        build(concat!(
+            r"\b(?:require|fork|Worker|_load|spawn|spawnSync|exec|execSync|execFile|execFileSync",
+            r"|execa|execaSync|execaNode)\s*\("
+        ))
+    })
+}
+
+/// Python's calls that run a program or a file, ending at their `(`.
+fn py_calls() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        build(concat!(
+            r"\b(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput|system|popen",
+            r"|exec[lv]p?e?|spawn[lv]p?e?|posix_spawnp?|startfile|run_path)\s*\("
+        ))
+    })
+}
+
+/// A pattern of this module. A constant checked by unit tests: a failure
+/// to compile is a build defect.
+fn build(pattern: &str) -> Regex {
+    regex::bytes::RegexBuilder::new(pattern)
+        .unicode(false)
+        .build()
+        .expect("launch patterns compile")
+}
+
+/// The bytes of a call's argument list, after its `(` and up to its
+/// closing `)`, skipping parentheses inside string literals; `None` when
+/// it does not close within 512 bytes.
+fn call_argument(after_open: &[u8]) -> Option<&[u8]> {
+    let mut depth = 1usize;
+    let mut i = 0;
+    let end = after_open.len().min(512);
+    while i < end {
+        match after_open[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return (after_open[i] == b')').then(|| &after_open[..i]);
+                }
+            }
+            q @ (b'\'' | b'"' | b'`') => {
+                i += 1;
+                while i < end && after_open[i] != q {
+                    i += if after_open[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The paths an argument list spells: (from the calling file's folder,
+/// from the package's root).
+fn argument_paths(arg: &[u8], call: Call) -> (Vec<String>, Vec<String>) {
+    if call == Call::Program {
+        let found = script_paths(arg);
+        return (found.clone(), found);
+    }
+    let (pieces, other_code) = literals(arg);
+    let relative = |p: &str| p.starts_with("./") || p.starts_with("../");
+    let mut from_dir: Vec<String> = pieces
+        .iter()
+        .filter(|(p, whole)| *whole && relative(p))
+        .map(|(p, _)| p.clone())
+        .collect();
+    // Two whole relative paths are alternatives, not parts of one path.
+    if (other_code || pieces.len() > 1) && from_dir.len() < 2 {
+        if let Some(joined) = joined(&pieces) {
+            from_dir.push(joined);
+        }
+    }
+    // A forked or worker file's relative path is from wherever the program
+    // runs: a package's scripts run from its root.
+    let from_root = if call == Call::File {
+        from_dir.clone()
+    } else {
+        Vec::new()
+    };
+    (from_dir, from_root)
+}
+
+/// The literals' path parts joined as one relative path.
+fn joined(pieces: &[(String, bool)]) -> Option<String> {
+    let parts: Vec<&str> = pieces
+        .iter()
+        .flat_map(|(p, _)| p.split('/'))
+        .filter(|c| !c.is_empty() && *c != ".")
+        .collect();
+    (!parts.is_empty()).then(|| format!("./{}", parts.join("/")))
+}
+
+/// One argument of a program runner, as [`script_paths`] reads it.
+#[derive(Debug, PartialEq)]
+enum Token {
+    /// An interpreter: a word naming one, or `process.execPath` or
+    /// `sys.executable` in code.
+    Interpreter,
+    /// A word of a literal, or an argument's literals joined as a path.
+    Word(String),
+    /// An argument with no literal.
+    Code,
+}
+
+/// The paths an interpreter is given as the script to run, in a program
+/// runner's arguments: the first word after `node`, `python`, `sh` (and
+/// their kin, by name or as `process.execPath` and `sys.executable`) that
+/// is not an option, unless `-m`, `-c`, `-e` or the like comes first (a
+/// module or code, not a file, runs); and the program itself when it is a
+/// relative path (`./docs/run.txt`). A file given to another program
+/// (`doc8 README.rst`, `git commit lastsync.txt`) is its data, not a
+/// script.
+fn script_paths(arg: &[u8]) -> Vec<String> {
+    let tokens = program_tokens(arg);
+    let mut out = Vec::new();
+    if let Some(Token::Word(w)) = tokens.first() {
+        if w.starts_with("./") || w.starts_with("../") {
+            out.push(w.clone());
+        }
+    }
+    let mut after_interpreter = false;
+    for t in &tokens {
+        match t {
+            Token::Interpreter => after_interpreter = true,
+            Token::Word(w) if after_interpreter && w.starts_with('-') => {
+                // Code or a module runs, not a file.
+                if matches!(
+                    w.as_str(),
+                    "-m" | "-c" | "-e" | "-p" | "--eval" | "--print" | "-command" | "-Command"
+                ) {
+                    after_interpreter = false;
+                }
+            }
+            Token::Word(w) if after_interpreter => {
+                out.push(w.clone());
+                after_interpreter = false;
+            }
+            _ => after_interpreter = false,
+        }
+    }
+    out
+}
+
+/// A program runner's arguments as tokens: the arguments are split at
+/// their commas (an array's brackets are only grouping); an argument made
+/// of literals alone is split into its words (a shell command line), one
+/// that builds a path from literals and code (`os.path.join(HERE,
+/// 'x.txt')`) is one word, their parts joined.
+fn program_tokens(arg: &[u8]) -> Vec<Token> {
+    let mut tokens = Vec::new();
+    for element in split_arguments(arg) {
+        let (pieces, other_code) = literals(element);
+        if !pieces.is_empty() && !other_code {
+            // A command line: one literal, a template's parts or literals
+            // side by side.
+            let line: Vec<&str> = pieces.iter().map(|(p, _)| p.as_str()).collect();
+            for w in line.join(" ").split_ascii_whitespace() {
+                tokens.push(if interpreter(w) {
+                    Token::Interpreter
+                } else {
+                    Token::Word(w.to_string())
+                });
+            }
+        } else if interpreter(&String::from_utf8_lossy(element)) {
+            tokens.push(Token::Interpreter);
+        } else if let Some(j) = joined(&pieces) {
+            // `./` only if the path began so: a word is the program itself
+            // only then.
+            let own = pieces
+                .first()
+                .is_some_and(|(p, _)| p.starts_with("./") || p.starts_with("../"));
+            let j = if own { j } else { j[2..].to_string() };
+            tokens.push(Token::Word(j));
+        } else {
+            tokens.push(Token::Code);
+        }
+    }
+    tokens
+}
+
+/// Whether a word names a program that runs a file given to it as code
+/// (also the running interpreter substituted into a command line,
+/// `f'{sys.executable} x.txt'`).
+fn interpreter(word: &str) -> bool {
+    if ["sys.executable", "execPath", "process.argv0"]
+        .iter()
+        .any(|w| word.contains(w))
+    {
+        return true;
+    }
+    let name = word.rsplit(['/', '\\']).next().unwrap_or(word);
+    let name = name.strip_suffix(".exe").unwrap_or(name);
+    let python = name.strip_prefix("python").is_some_and(|v| {
+        v.chars()
+            .all(|c| c.is_ascii_digit() || c == '.' || c == 'w')
+    });
+    python
+        || matches!(
+            name,
+            "node"
+                | "nodejs"
+                | "py"
+                | "sh"
+                | "bash"
+                | "zsh"
+                | "dash"
+                | "ksh"
+                | "pwsh"
+                | "powershell"
+                | "perl"
+                | "ruby"
+                | "deno"
+                | "bun"
+                | "tsx"
+                | "ts-node"
+                | "source"
+                | "."
+        )
+}
+
+/// An argument list split at its top-level commas; brackets of arrays
+/// group nothing here (`[sys.executable, 'x.txt']` is two arguments).
+fn split_arguments(arg: &[u8]) -> Vec<&[u8]> {
+    let mut out = Vec::new();
+    let (mut depth, mut start, mut i) = (0usize, 0usize, 0usize);
+    while i < arg.len() {
+        match arg[i] {
+            b'(' | b'{' => depth += 1,
+            b')' | b'}' => depth = depth.saturating_sub(1),
+            b',' if depth == 0 => {
+                out.push(trim_brackets(&arg[start..i]));
+                start = i + 1;
+            }
+            q @ (b'\'' | b'"' | b'`') => {
+                i += 1;
+                while i < arg.len() && arg[i] != q {
+                    i += if arg[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out.push(trim_brackets(&arg[start.min(arg.len())..]));
+    out
+}
+
+/// An argument without the array brackets and spaces around it.
+fn trim_brackets(mut a: &[u8]) -> &[u8] {
+    while let Some((&f, rest)) = a.split_first() {
+        if f.is_ascii_whitespace() || f == b'[' {
+            a = rest;
+        } else {
+            break;
+        }
+    }
+    while let Some((&l, rest)) = a.split_last() {
+        if l.is_ascii_whitespace() || l == b']' {
+            a = rest;
+        } else {
+            break;
+        }
+    }
+    a
+}
+
+/// Whether a byte can be part of a name.
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
+}
+
+/// Whether `rest` starts with a Python string prefix of one or two
+/// letters right before a quote.
+fn prefix_then_quote(rest: &[u8]) -> bool {
+    matches!(rest.get(prefix_len(rest)), Some(b'\'' | b'"'))
+}
+
+/// How many letters of a Python string prefix (at most two) `rest` starts
+/// with.
+fn prefix_len(rest: &[u8]) -> usize {
+    rest.iter()
+        .take(2)
+        .take_while(|b| b"rRbBuUfF".contains(b))
+        .count()
+}
+
+/// The string literals of an argument list, in order, each with whether it
+/// is whole (not a part of a template around `${…}`), and whether the list
+/// holds anything else (code).
+fn literals(arg: &[u8]) -> (Vec<(String, bool)>, bool) {
+    // (literal, whether it is a whole literal: not a part of a template)
+    let mut pieces: Vec<(String, bool)> = Vec::new();
+    let mut other_code = false;
+    let mut i = 0;
+    while i < arg.len() {
+        match arg[i] {
+            q @ (b'\'' | b'"' | b'`') => {
+                let mut lit = Vec::new();
+                let mut parts = 0;
+                i += 1;
+                while i < arg.len() && arg[i] != q {
+                    if arg[i] == b'\\' && i + 1 < arg.len() {
+                        lit.push(arg[i + 1]);
+                        i += 2;
+                    } else if q == b'`' && arg[i..].starts_with(b"${") {
+                        // A template's substitution splits it in parts.
+                        let close = arg[i..].iter().position(|&b| b == b'}');
+                        pieces.push((String::from_utf8_lossy(&lit).into_owned(), false));
+                        lit.clear();
+                        parts += 1;
+                        i += close.map_or(arg.len() - i, |c| c + 1);
+                    } else {
+                        lit.push(arg[i]);
+                        i += 1;
+                    }
+                }
+                pieces.push((String::from_utf8_lossy(&lit).into_owned(), parts == 0));
+            }
+            b if b.is_ascii_whitespace() || b == b'(' || b == b')' => {}
+            // Python's string prefixes (`f'…'`, `rb"…"`) are part of the
+            // literal, not code around it.
+            b if b"rRbBuUfF".contains(&b)
+                && (i == 0 || !is_word_byte(arg[i - 1]))
+                && prefix_then_quote(&arg[i..]) =>
+            {
+                // To the last letter; the quote comes next.
+                i += prefix_len(&arg[i..]) - 1;
+            }
+            _ => other_code = true,
+        }
+        i += 1;
+    }
+    (pieces, other_code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn launched(path: &str, code: &str) -> Vec<String> {
+        launched_paths(path, code.as_bytes())
+    }
+
+    #[test]
+    fn literal_requires_are_paths_from_the_file() {
+        assert_eq!(
+            launched(
+                "package/lib/util.js",
+                "require('../docs/notes.txt');\nconst l = require( \"./LICENSE\" );\nrequire('../docs/notes.txt');\n"
+            ),
+            ["package/docs/notes.txt", "package/lib/LICENSE"]
+        );
+        // A package's name, a path above the archive, another language.
+        assert!(launched("package/lib/util.js", "require('lodash/fp');").is_empty());
+        assert!(launched("package/lib/util.js", "require('../../../x.txt');").is_empty());
+        assert!(launched("package/README.md", "require('./notes.txt')").is_empty());
+        assert!(launched("package/lib/util.ts", "require('./notes.txt')").is_empty());
+    }
+
+    /// Each of these ran string-padder's stealer from `docs/notes.txt` in
+    /// is-number and was allowed before session 27.
+    #[test]
+    fn paths_built_from_literals_are_followed() {
+        for js in [
+            "require(__dirname + '/../docs/notes.txt');",
+            "require(`../docs/notes.txt`);",
+            "require(('../docs/notes.txt'));",
+            "const path = require('path');\nrequire(path.join(__dirname, '..', 'docs', 'notes.txt'));",
+            "require(\n  path.resolve(__dirname,\n    \"../docs/notes.txt\")\n);",
+            "module.exports = debug ? require('./a.js') : require ( '../docs/notes.txt' );",
+            "require(cond ? './b.js' : '../docs/notes.txt');",
+        ] {
+            let got = launched("package/lib/util.js", js);
+            assert!(
+                got.contains(&"package/docs/notes.txt".to_string()),
+                "{js}: {got:?}"
+            );
+        }
+        // Alternatives are not joined into one path.
+        assert_eq!(
+            launched(
+                "package/lib/util.js",
+                "require(cond ? './b.js' : '../docs/notes.txt');"
+            ),
+            ["package/lib/b.js", "package/docs/notes.txt"]
+        );
+        for js in [
+            "myrequire('./notes.txt'); $require('./notes.txt'); x.required('./notes.txt');",
+            "require(`${dir}`); require(name); require(')./notes.txt');",
+            "const t = fs.readFileSync('./notes.txt');",
+        ] {
+            assert!(launched("package/lib/util.js", js).is_empty(), "{js}");
+        }
+    }
+
+    /// A forked, worker or spawned file runs whatever its extension: paths
+    /// from the file's folder, and from the package's root.
+    #[test]
+    fn files_node_forks_or_spawns_are_paths() {
+        let has = |js: &str, want: &str| {
+            let got = launched("package/lib/util.js", js);
+            assert!(got.contains(&want.to_string()), "{js}: {got:?}");
+        };
+        has(
+            "require('child_process').fork(__dirname + '/../docs/notes.txt');",
+            "package/docs/notes.txt",
+        );
+        has(
+            "cp.fork('./docs/notes.txt', [], {detached: true});",
+            "package/docs/notes.txt",
+        );
+        has(
+            "new Worker(path.join(__dirname, 'data', 'w.txt'));",
+            "package/lib/data/w.txt",
+        );
+        has(
+            "Module._load(__dirname + '/../docs/notes.txt');",
+            "package/docs/notes.txt",
+        );
+        has(
+            "spawn(process.execPath, [__dirname + '/../docs/notes.txt'], {stdio: 'ignore'}).unref();",
+            "package/docs/notes.txt",
+        );
+        has("execSync('node docs/notes.txt');", "package/docs/notes.txt");
+        has(
+            "execFileSync('/usr/bin/env', ['node', '--no-warnings', 'docs/notes.txt']);",
+            "package/docs/notes.txt",
+        );
+        has("exec('./docs/run.txt --quiet');", "package/docs/run.txt");
+        has("execSync(`sh ${x} docs/run.txt`);", "package/docs/run.txt");
+    }
+
+    #[test]
+    fn files_python_runs_as_programs_are_paths() {
+        let has = |py: &str, want: &str| {
+            let got = launched("pkg-1.0/pkg/__init__.py", py);
+            assert!(got.contains(&want.to_string()), "{py}: {got:?}");
+        };
+        has(
+            "subprocess.Popen([sys.executable, 'docs/notes.txt'])",
+            "pkg-1.0/docs/notes.txt",
+        );
+        has(
+            "subprocess.run(\n    [sys.executable, os.path.join(HERE, 'data', 'x.csv')],\n    check=True,\n)",
+            "pkg-1.0/pkg/data/x.csv",
+        );
+        has(
+            "os.system('sh docs/install.txt &')",
+            "pkg-1.0/docs/install.txt",
+        );
+        has(
+            "os.system(rf'{sys.executable} docs/notes.txt')",
+            "pkg-1.0/docs/notes.txt",
+        );
+        has(
+            "runpy.run_path(os.path.join(os.path.dirname(__file__), 'notes.md'))",
+            "pkg-1.0/pkg/notes.md",
+        );
+        // Tests run fixture scripts; only a package's own code counts.
+        assert!(launched(
+            "pkg-1.0/tests/test_cli.py",
+            "subprocess.run([sys.executable, 'tests/data/x.txt'])"
+        )
+        .is_empty());
+        // Not calls: a method named otherwise, a word inside another.
+        assert!(launched("pkg-1.0/pkg/m.py", "x.rerun('docs/notes.txt')").is_empty());
+        // A file given to a program as its data, or after `-m` or `-c`,
+        // is not run (pynacl's and mock's real lines).
+        for py in [
+            "session.run(\"doc8\", \"README.rst\", \"docs/\", \"--ignore-path\", \"docs/_build/\")",
+            "call(f'git commit -m \"Backports: {rev}\" lastsync.txt', shell=True, cwd=mock_repo)",
+            "session.run(\"python\", \"-m\", \"readme_renderer\", \"README.rst\")",
+            "subprocess.run([sys.executable, '-c', 'print(1)', 'docs/notes.txt'])",
+            "asyncio.run(main('docs/notes.txt'))",
+            "subprocess.run(rb'git add docs/notes.txt', shell=True)",
+        ] {
+            assert!(launched("pkg-1.0/noxfile.py", py).is_empty(), "{py}");
+        }
+    }
+
+    #[test]
+    fn the_patterns_compile() {
+        assert!(js_calls().is_match(b"fork("));
+        assert!(py_calls().is_match(b"check_output ("));
+    }
+}
