@@ -116,6 +116,18 @@ def main(out):
         ("pkg-1.0/pkg/__init__.py", "f", b"open('/home/u/.npmrc').read()\n")])
     tars["npm-bin"] = tar([("package/package.json", "f", b'{"name":"a","bin":{"node":"x.js","sh":"y.js"}}'),
                            ("package/x.js", "f", b"#!/usr/bin/env node\n"), ("package/y.js", "f", b"1\n")])
+    # Code that loads or runs a file by a path built from literals (session 27).
+    tars["launched"] = tar([
+        ("package/package.json", "f", b'{"name":"a","main":"index.js","imports":{"#m":"./docs/n.txt"}}'),
+        ("package/index.js", "f", b"const p = require('path');\nrequire(p.join(__dirname, 'docs', 'n.txt'));\n"
+                                   b"require('child_process').fork(`./docs/${x}n.txt`, [], {a: [1, (2)]});\n"
+                                   b"require('child_process').spawn(process.execPath, ['-e', 'x', 'docs/n.txt']);\n"),
+        ("package/docs/n.txt", "f", b"module.exports = 1;\n")])
+    tars["launched-py"] = tar([
+        ("p-1/setup.py", "f", SETUP),
+        ("p-1/p/__init__.py", "f", b"import subprocess, sys\nsubprocess.run([sys.executable, os.path.join(D, 'data', 'x.csv')])\n"
+                                     b"os.system(rf'{sys.executable} -u data/x.csv')\n"),
+        ("p-1/p/data/x.csv", "f", b"a,b\n")])
     # A zip with bytes after its end record, and one inside a file's tail.
     zips["zip-appended"] = zipb([("pkg/__init__.py", INIT, None, D)]) + b"PK\x05\x06" + b"\0" * 18
     tars["tail-zip"] = tar([("p-1/setup.py", "f", SETUP),

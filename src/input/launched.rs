@@ -38,10 +38,6 @@
 //! This module only reads text: it never resolves a path on disk, and never
 //! runs anything.
 
-use std::sync::OnceLock;
-
-use regex::bytes::Regex;
-
 use super::render::{extension, file_name};
 
 /// A call whose argument names a file that runs.
@@ -63,23 +59,27 @@ enum Call {
 pub fn launched_paths(path: &str, data: &[u8]) -> Vec<String> {
     let ext = extension(&file_name(path).1).to_string();
     let calls = match ext.as_str() {
-        "js" | "cjs" | "mjs" => js_calls(),
-        "py" | "pyw" => py_calls(),
+        "js" | "cjs" | "mjs" => JS_CALLS,
+        "py" | "pyw" => PY_CALLS,
         _ => return Vec::new(),
     };
     let runners_count = !super::unread::tests_or_docs(path);
     let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
     let root = path.split_once('/').map_or("", |(r, _)| r);
     let mut out: Vec<String> = Vec::new();
-    for m in calls.find_iter(data) {
-        let name = &data[m.start()..m.end()];
-        let name = name
-            .iter()
-            .position(|&b| b == b'(' || b.is_ascii_whitespace())
-            .map_or(name, |i| &name[..i]);
-        // `$require(` and `x$fork(` are other names (`$` is a word
-        // character in JavaScript, not in the pattern's `\b`).
-        if m.start() > 0 && data[m.start() - 1] == b'$' {
+    // Each `(` preceded by a whole name (spaces between allowed): cheaper
+    // than a search for the names, which are common words (`run`, `call`).
+    for open in memchr::memchr_iter(b'(', data) {
+        let mut end = open;
+        while end > 0 && data[end - 1].is_ascii_whitespace() {
+            end -= 1;
+        }
+        let mut start = end;
+        while start > 0 && is_word_byte(data[start - 1]) {
+            start -= 1;
+        }
+        let name = &data[start..end];
+        if !calls.contains(&name) {
             continue;
         }
         let call = match name {
@@ -88,7 +88,7 @@ pub fn launched_paths(path: &str, data: &[u8]) -> Vec<String> {
             b"fork" | b"Worker" | b"_load" | b"run_path" | b"execaNode" => Call::File,
             _ => Call::Program,
         };
-        let Some(arg) = call_argument(&data[m.end()..]) else {
+        let Some(arg) = call_argument(&data[open + 1..]) else {
             continue;
         };
         let (from_dir, from_root) = argument_paths(arg, call);
@@ -109,36 +109,55 @@ pub fn launched_paths(path: &str, data: &[u8]) -> Vec<String> {
     out
 }
 
-/// Node's calls that load or run a file, ending at their `(`.
-fn js_calls() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        build(concat!(
-            r"\b(?:require|fork|Worker|_load|spawn|spawnSync|exec|execSync|execFile|execFileSync",
-            r"|execa|execaSync|execaNode)\s*\("
-        ))
-    })
-}
+/// The names of Node's calls that load or run a file.
+const JS_CALLS: &[&[u8]] = &[
+    b"require",
+    b"fork",
+    b"Worker",
+    b"_load",
+    b"spawn",
+    b"spawnSync",
+    b"exec",
+    b"execSync",
+    b"execFile",
+    b"execFileSync",
+    b"execa",
+    b"execaSync",
+    b"execaNode",
+];
 
-/// Python's calls that run a program or a file, ending at their `(`.
-fn py_calls() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        build(concat!(
-            r"\b(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput|system|popen",
-            r"|exec[lv]p?e?|spawn[lv]p?e?|posix_spawnp?|startfile|run_path)\s*\("
-        ))
-    })
-}
-
-/// A pattern of this module. A constant checked by unit tests: a failure
-/// to compile is a build defect.
-fn build(pattern: &str) -> Regex {
-    regex::bytes::RegexBuilder::new(pattern)
-        .unicode(false)
-        .build()
-        .expect("launch patterns compile")
-}
+/// The names of Python's calls that run a program or a file.
+const PY_CALLS: &[&[u8]] = &[
+    b"run",
+    b"call",
+    b"check_call",
+    b"check_output",
+    b"Popen",
+    b"getoutput",
+    b"getstatusoutput",
+    b"system",
+    b"popen",
+    b"execl",
+    b"execle",
+    b"execlp",
+    b"execlpe",
+    b"execv",
+    b"execve",
+    b"execvp",
+    b"execvpe",
+    b"spawnl",
+    b"spawnle",
+    b"spawnlp",
+    b"spawnlpe",
+    b"spawnv",
+    b"spawnve",
+    b"spawnvp",
+    b"spawnvpe",
+    b"posix_spawn",
+    b"posix_spawnp",
+    b"startfile",
+    b"run_path",
+];
 
 /// The bytes of a call's argument list, after its `(` and up to its
 /// closing `)`, skipping parentheses inside string literals; `None` when
@@ -598,8 +617,16 @@ mod tests {
     }
 
     #[test]
-    fn the_patterns_compile() {
-        assert!(js_calls().is_match(b"fork("));
-        assert!(py_calls().is_match(b"check_output ("));
+    fn call_names_are_found_whole_and_longest() {
+        // Whole names only, with spaces before the parenthesis allowed.
+        let js = |code: &str| launched("package/index.js", code);
+        assert_eq!(js("fork ('./docs/a.txt')"), ["package/docs/a.txt"]);
+        assert!(js("refork('./docs/a.txt'); fork_('./docs/a.txt')").is_empty());
+        let py = |code: &str| launched("p-1/p/m.py", code);
+        assert_eq!(
+            py("runpy.run_path('./a.txt')"),
+            ["p-1/p/a.txt", "p-1/a.txt"]
+        );
+        assert!(py("rerun_path('./a.txt'); run_paths('./a.txt')").is_empty());
     }
 }
