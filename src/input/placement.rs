@@ -404,26 +404,31 @@ pub fn in_manifest(path: &str, data: &[u8]) -> Option<(usize, &'static str)> {
             .iter()
             .any(|w| memchr::memmem::find(&lower, w.as_bytes()).is_some())
     };
-    let named = holds(&["pip.", "pyvenv.cfg", "condarc"])
-        .then(|| {
-            let config =
-                CONFIG.get_or_init(|| build(r"\b(?:pip\.(?:conf|ini)|pyvenv\.cfg)\b|\bcondarc\b"));
-            lower
-                .split(|&b| b == b'\n')
-                .position(|line| config.is_match(line))
-                .map(|i| (i + 1, MANIFEST_CONFIG))
-        })
-        .flatten();
-    let startup = holds(&[".pth", "customize"])
-        .then(|| {
-            let startup =
-                STARTUP.get_or_init(|| build(r"[\w*\-]\.pth\b|\b(?:site|user)customize\b"));
-            lower
-                .split(|&b| b == b'\n')
-                .position(|line| startup.is_match(line))
-                .map(|i| (i + 1, MANIFEST_STARTUP))
-        })
-        .flatten();
+    // The first line matching a pattern, compiled only once a manifest
+    // holds one of its words.
+    let first_line = |words: &[&str], cell: &'static OnceLock<Regex>, pattern: &str, what| {
+        holds(words)
+            .then(|| {
+                let re = cell.get_or_init(|| build(pattern));
+                lower
+                    .split(|&b| b == b'\n')
+                    .position(|line| re.is_match(line))
+                    .map(|i| (i + 1, what))
+            })
+            .flatten()
+    };
+    let named = first_line(
+        &["pip.", "pyvenv.cfg", "condarc"],
+        &CONFIG,
+        r"\b(?:pip\.(?:conf|ini)|pyvenv\.cfg)\b|\bcondarc\b",
+        MANIFEST_CONFIG,
+    );
+    let startup = first_line(
+        &[".pth", "customize"],
+        &STARTUP,
+        r"[\w*\-]\.pth\b|\b(?:site|user)customize\b",
+        MANIFEST_STARTUP,
+    );
     // Every script group's name holds `scripts`.
     let script = holds(&["scripts"])
         .then(|| first_script_line(data, environment_command))

@@ -2055,36 +2055,32 @@ fn payloads_the_text_does_not_show_cannot_be_cleared() {
     assert_eq!(code(&o), 2, "{r:#}");
     let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
     assert!(note.contains("lib/helper.py (utf-7)"), "{note}");
-    // A package.json whose main is a .txt: Node runs it as JavaScript.
+    // A package.json whose main is a .txt, or whose `imports` map one
+    // (`require('#metrics')`; allowed before session 27, and Node 20 runs
+    // such a file): Node runs it as JavaScript.
     let stealer = string_padder_stealer();
-    let p = is_number_edited(
-        &c,
-        "main-txt.tgz",
-        Some(&|json| json["main"] = "docs/notes.txt".into()),
-        &[("package/docs/notes.txt", &stealer)],
-    );
-    let (o, r) = scan_path_json(&c, &p);
-    assert_eq!(code(&o), 2, "{r:#}");
-    let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
-    assert!(
-        note.contains("package/package.json -> package/docs/notes.txt"),
-        "{note}"
-    );
-    // The same file reached through `imports`, by `require('#metrics')`:
-    // Node 20 runs it as JavaScript; allowed before session 27.
-    let p = is_number_edited(
-        &c,
-        "imports-txt.tgz",
-        Some(&|json| json["imports"] = serde_json::json!({"#metrics": "./docs/notes.txt"})),
-        &[("package/docs/notes.txt", &stealer)],
-    );
-    let (o, r) = scan_path_json(&c, &p);
-    assert_eq!(code(&o), 2, "{r:#}");
-    let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
-    assert!(
-        note.contains("package/package.json -> package/docs/notes.txt"),
-        "{note}"
-    );
+    let main = |json: &mut serde_json::Value| json["main"] = "docs/notes.txt".into();
+    let imports = |json: &mut serde_json::Value| {
+        json["imports"] = serde_json::json!({"#metrics": "./docs/notes.txt"})
+    };
+    for (name, edit) in [
+        ("main-txt.tgz", &main as &dyn Fn(&mut serde_json::Value)),
+        ("imports-txt.tgz", &imports),
+    ] {
+        let p = is_number_edited(
+            &c,
+            name,
+            Some(edit),
+            &[("package/docs/notes.txt", &stealer)],
+        );
+        let (o, r) = scan_path_json(&c, &p);
+        assert_eq!(code(&o), 2, "{r:#}");
+        let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+        assert!(
+            note.contains("package/package.json -> package/docs/notes.txt"),
+            "{name}: {note}"
+        );
+    }
     let p = is_number_with(&c, "plain.tgz", "package/lib/metrics.js", plain.as_bytes());
     let (o, r) = scan_path_json(&c, &p);
     assert_eq!(
@@ -2346,11 +2342,7 @@ fn a_document_a_script_requires_cannot_be_cleared() {
 #[test]
 fn a_document_python_runs_as_a_script_cannot_be_cleared() {
     let c = Canary::new();
-    let lax = c.write(
-        "lax.toml",
-        "[precheck.vetoes]\nmalicious-package = \"off\"\n\n\
-         [precheck.thresholds.malicious-package]\nharmful-at = 1.0\nharmless-below = 0.9999999\n",
-    );
+    let lax = lax_config(&c);
     let notes: &[u8] = b"import os\nos.system('echo planted')\n";
     let with_init = |name: &str, init: &str| {
         tinypkg_sdist(
@@ -2388,6 +2380,16 @@ fn veto_off_config(c: &Canary) -> std::path::PathBuf {
     c.write(
         "veto-off.toml",
         "[precheck.vetoes]\nmalicious-package = \"off\"\n",
+    )
+}
+
+/// A config under which the malicious-package pre-check clears any score
+/// and has no veto: what it blocks, the gate's rules block.
+fn lax_config(c: &Canary) -> std::path::PathBuf {
+    c.write(
+        "lax.toml",
+        "[precheck.vetoes]\nmalicious-package = \"off\"\n\n\
+         [precheck.thresholds.malicious-package]\nharmful-at = 1.0\nharmless-below = 0.9999999\n",
     )
 }
 
@@ -2858,17 +2860,14 @@ fn tinypkg_sdist(
 /// `("", ["certifi/pip.conf"])` left `pip.conf` there, and certifi so
 /// changed was allowed), pip writes a launcher for each console script
 /// among its commands, and a `.pth` file or `sitecustomize` module where
-/// `site` looks runs at every Python start. Under thresholds that clear any score and no veto,
-/// the package without either is allowed; with either, it is inconclusive,
-/// naming the manifest's line. A data file elsewhere changes nothing.
+/// `site` looks runs at every Python start. Under thresholds that clear
+/// any score and no veto, the package without any of these is allowed;
+/// with one, it is inconclusive, naming the manifest's line. A data file
+/// elsewhere changes nothing.
 #[test]
 fn a_manifest_that_places_over_the_environment_s_files_is_not_allowed_on_scores_alone() {
     let c = Canary::new();
-    let lax = c.write(
-        "lax.toml",
-        "[precheck.vetoes]\nmalicious-package = \"off\"\n\n\
-         [precheck.thresholds.malicious-package]\nharmful-at = 1.0\nharmless-below = 0.9999999\n",
-    );
+    let lax = lax_config(&c);
     let conf: &[u8] = b"[global]\nindex-url = https://pypi.example.net/simple\n";
     let (o, r) = scan_path_json_under(&c, &lax, &tinypkg_sdist(&c, "plain.tar.gz", "", &[]));
     assert_reason(&o, &r, (0, "precheck-harmless"));
