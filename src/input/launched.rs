@@ -24,11 +24,14 @@
 //! file's folder; all of them joined as path parts are one more
 //! (`path.join(__dirname, '..', 'docs', 'notes.txt')`), unless two of them
 //! were whole relative paths (alternatives, `a ? './x.js' : './y.txt'`).
-//! For the calls that run a program (not `require`), whose relative paths
-//! are from wherever the program runs, each literal and each word of one
-//! (`'node docs/notes.txt'`) is also a path from the package's root. A path
-//! held in a variable (`require(p)`) is not followed; the lines that build
-//! one are what the veto and the other rules read.
+//! A forked or worker file's paths are also taken from the package's root
+//! (a relative path is from wherever the program runs). A process runner
+//! counts only the script an interpreter is given ([`script_paths`]:
+//! `'node docs/notes.txt'`, `[sys.executable, 'docs/notes.txt']`), from
+//! the calling file's folder and from the root; a file handed to another
+//! program is that program's data. A path held in a variable
+//! (`require(p)`) is not followed; the lines that build one are what the
+//! veto and the other rules read.
 //!
 //! Calls in files only a package's tests or documentation build run
 //! ([`super::unread::tests_or_docs`]) count for `require` (as before) but

@@ -334,7 +334,7 @@ pub fn npm_bin_dir(path: &str, json: &serde_json::Value) -> Option<String> {
     }
     let dir = json.get("directories")?.get("bin")?.as_str()?;
     let base = path.rsplit_once('/').map_or("", |(d, _)| d);
-    super::archive::walk_from(base.split('/').filter(|p| !p.is_empty()).collect(), dir)
+    super::render::resolve_from(base, dir)
 }
 
 /// Whether a command name (any case; `.cmd`, `.ps1` or `.exe` as npm's

@@ -859,7 +859,7 @@ struct HiddenCode {
     requirement_files: Vec<String>,
     /// (member, what installing it does) for members a wheel would place
     /// over the environment's own files or where they run by themselves
-    /// ([`super::placement`]); they count only when [`wheel`](Self::wheel).
+    /// ([`super::placement`]); looked for only in a [`wheel`](Self::wheel).
     placed: Vec<(String, Placement)>,
     /// (manifest, line, what it declares) where a manifest names the
     /// environment's configuration files or commands
@@ -872,8 +872,8 @@ struct HiddenCode {
     /// ([`npm_bin_dir`](super::placement::npm_bin_dir)).
     bin_dirs: Vec<(String, String)>,
     /// (member, the distribution that owns where it installs, what that
-    /// place holds) ([`owner_of`](super::placement::owner_of)); they count
-    /// for a wheel of another distribution.
+    /// place holds) ([`owner_of`](super::placement::owner_of)); looked for
+    /// only in a wheel, and they count for a wheel of another distribution.
     owned: Vec<(String, &'static str, &'static str)>,
     /// The distribution a wheel installs as (from its file name), when pip
     /// installs the package as a wheel: it does so by the file name alone
@@ -883,6 +883,15 @@ struct HiddenCode {
 }
 
 impl HiddenCode {
+    /// An empty account for the package file at `path`: a wheel's (by its
+    /// name, as pip decides) or another kind's.
+    fn for_package(path: &Path) -> HiddenCode {
+        HiddenCode {
+            wheel: wheel_name(path),
+            ..HiddenCode::default()
+        }
+    }
+
     fn look_at(&mut self, m: &Member) {
         if let Some(e) = foreign_encoding(&m.path, &m.data) {
             self.encoded.push((m.path.clone(), e));
@@ -926,19 +935,21 @@ impl HiddenCode {
         if file_name(&m.path).0 == "binding.gyp" {
             self.hooks.push((m.path.clone(), "node-gyp rebuild".into()));
         }
-        if let Some(p) = super::placement::in_wheel(&m.path, &m.data) {
-            self.placed.push((m.path.clone(), p));
-        }
-        if let Some((owner, what)) = super::placement::owner_of(&m.path) {
-            self.owned.push((m.path.clone(), owner, what));
+        // Where a member installs matters only when pip installs the
+        // package as a wheel; no other package pays for the look.
+        if self.wheel.is_some() {
+            if let Some(p) = super::placement::in_wheel(&m.path, &m.data) {
+                self.placed.push((m.path.clone(), p));
+            }
+            if let Some((owner, what)) = super::placement::owner_of(&m.path) {
+                self.owned.push((m.path.clone(), owner, what));
+            }
         }
         if let Some((line, what)) = super::placement::in_manifest(&m.path, &m.data) {
             self.declared.push((m.path.clone(), line, what));
         }
-        for target in super::launched::launched_paths(&m.path, &m.data) {
-            if runs_as_js_but_reads_inert(&target) {
-                self.required.push((m.path.clone(), target));
-            }
+        for target in launched_but_read_inert(&m.path, &m.data) {
+            self.required.push((m.path.clone(), target));
         }
         let tests = super::unread::tests_or_docs(&m.path);
         let code = super::code::Code::new(&m.path, &m.data);
@@ -1183,12 +1194,11 @@ impl HiddenCode {
         })
     }
 
-    /// `member: what it becomes` for the placements `kind` picks, for a
-    /// wheel (none otherwise).
+    /// `member: what it becomes` for the placements `kind` picks.
     fn placed_where(&self, kind: impl Fn(&Placement) -> bool) -> Vec<String> {
         self.placed
             .iter()
-            .filter(|(_, p)| self.wheel.is_some() && kind(p))
+            .filter(|(_, p)| kind(p))
             .map(|(path, p)| format!("{path}: {}", p.what()))
             .collect()
     }
@@ -1351,6 +1361,14 @@ pub(super) fn resolve_from(dir: &str, target: &str) -> Option<String> {
 fn runs_as_js_but_reads_inert(path: &str) -> bool {
     let ext = extension(&file_name(path).1).to_string();
     is_inert(path) && ext != "json" && ext != "node"
+}
+
+/// The files code at `path` runs by their path ([`super::launched`]) whose
+/// names say documentation or data.
+fn launched_but_read_inert(path: &str, data: &[u8]) -> Vec<String> {
+    let mut found = super::launched::launched_paths(path, data);
+    found.retain(|t| runs_as_js_but_reads_inert(t));
+    found
 }
 
 /// The files a `package.json` at `path` makes Node run (its `main`, its
@@ -1681,9 +1699,9 @@ const BATCH_BYTES: usize = 1 << 20;
 fn render_streamed(path: &Path, limits: &Limits) -> Input {
     let source = path.display().to_string();
     let bodies = std::sync::Mutex::new(Vec::<(String, AddedBody)>::new());
-    let hidden = std::sync::Mutex::new(HiddenCode::default());
+    let hidden = std::sync::Mutex::new(HiddenCode::for_package(path));
     let render_batch = |batch: Vec<Member>| {
-        let mut found = HiddenCode::default();
+        let mut found = HiddenCode::for_package(path);
         let done: Vec<(String, AddedBody)> = batch
             .into_iter()
             .map(|m| {
@@ -1752,7 +1770,6 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
     hidden.resolve_requirement_files(|p| files.iter().find(|f| f.0 == p).and_then(|f| f.1.text()));
     hidden.count_tests_if_opened();
     hidden.sort();
-    hidden.wheel = wheel_name(path);
     normalise_paths(&mut files, |f| &mut f.0, RenderMode::Scan);
     // File order before anything is listed from them: bodies arrive in
     // the order the workers finish them, and a note listing files in that
@@ -2058,10 +2075,7 @@ pub fn render_package_mode(
         );
     }
     let new = new.unwrap_or_default();
-    let mut hidden = HiddenCode {
-        wheel: wheel_name(path),
-        ..HiddenCode::default()
-    };
+    let mut hidden = HiddenCode::for_package(path);
     if mode == RenderMode::Scan {
         new.members.iter().for_each(|m| hidden.look_at(m));
         hidden.add_unchanged(same, &new.members);
@@ -2628,6 +2642,33 @@ mod tests {
             assert!(pj(json).is_empty(), "{json}");
         }
         assert!(package_json("package/README.md", br#"{"main": "a.txt"}"#).is_none());
+    }
+
+    /// Node runs a required file of any extension but `.json` and `.node`
+    /// as JavaScript: `require('../docs/notes.txt')` ran a stealer read as
+    /// prose. Code, JSON, native addons, packages and folders are not
+    /// named.
+    #[test]
+    fn files_a_script_requires_are_named_when_named_as_docs() {
+        let req = |path: &str, js: &str| launched_but_read_inert(path, js.as_bytes());
+        assert_eq!(
+            req(
+                "package/lib/util.js",
+                "require('../docs/notes.txt');\nconst l = require( \"./LICENSE\" );\nrequire('../docs/notes.txt');\n"
+            ),
+            ["package/docs/notes.txt", "package/lib/LICENSE"]
+        );
+        for js in [
+            "require('./helper.js'); require('../data/config.json');",
+            "require('./native.node'); require('lodash'); require('./lib');",
+            "require('../../../outside.txt');",
+            "const t = fs.readFileSync('./notes.txt');",
+            "require('child_process').fork('./worker.js');",
+        ] {
+            assert!(req("package/lib/util.js", js).is_empty(), "{js}");
+        }
+        // Only scripts Node runs are read for requires.
+        assert!(req("package/README.md", "require('./notes.txt')").is_empty());
     }
 
     #[test]

@@ -161,7 +161,13 @@ fn first_line_where(code: &Code, present: &Regex, named: &Regex) -> Option<usize
 
 /// Whether the file holds `re` anywhere, as written or folded.
 fn holds(code: &Code, re: &Regex) -> bool {
-    re.is_match(code.data) || code.folded().iter().any(|f| re.is_match(&f.text))
+    holds_where(code, |text| re.is_match(text))
+}
+
+/// Whether `found` is true of the file's text as written, or of one of
+/// its folded lines.
+fn holds_where(code: &Code, found: impl Fn(&[u8]) -> bool) -> bool {
+    found(code.data) || code.folded().iter().any(|f| found(&f.text))
 }
 
 /// The first line [`first_line`] finds `re` on, once a search of the whole
@@ -185,8 +191,9 @@ fn first_line_naming_file(code: &Code, re: &Regex) -> Option<usize> {
             !before.is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b')' | b']'))
         })
     };
-    let held = names(code.data) || code.folded().iter().any(|f| names(&f.text));
-    held.then(|| first_line(code, names)).flatten()
+    holds_where(code, names)
+        .then(|| first_line(code, names))
+        .flatten()
 }
 
 /// A file that loads a C library (`ctypes.CDLL`, `cdll.LoadLibrary`,
@@ -273,12 +280,13 @@ fn writes() -> &'static Regex {
 /// first that names such a file.
 fn installer_config_write(code: &Code, writing: bool) -> Option<usize> {
     static PLACE: OnceLock<Regex> = OnceLock::new();
+    if !writing {
+        return None;
+    }
     let place = PLACE.get_or_init(|| {
         build(r"\bpip\.(?:conf|ini)\b|\bpyvenv\.cfg\b|\buv\.toml\b|\.(?:condarc|pydistutils\.cfg|npmrc|yarnrc(?:\.yml)?)\b")
     });
-    writing
-        .then(|| first_line_naming_file(code, place))
-        .flatten()
+    first_line_naming_file(code, place)
 }
 
 /// A file that writes files and names a shell's startup file (`.bashrc`,
@@ -289,12 +297,13 @@ fn installer_config_write(code: &Code, writing: bool) -> Option<usize> {
 /// the first that names such a file.
 fn shell_startup_write(code: &Code, writing: bool) -> Option<usize> {
     static PLACE: OnceLock<Regex> = OnceLock::new();
+    if !writing {
+        return None;
+    }
     let place = PLACE.get_or_init(|| {
         build(r"\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zshenv|zprofile|zlogin|cshrc|tcshrc|kshrc)\b|\bconfig\.fish\b|\$PROFILE\b|\bMicrosoft\.PowerShell_profile\.ps1\b")
     });
-    writing
-        .then(|| first_line_naming_file(code, place))
-        .flatten()
+    first_line_naming_file(code, place)
 }
 
 // The alternatives of [`pattern`]'s groups, kept apart so that
