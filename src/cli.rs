@@ -350,6 +350,16 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
     if args.base.is_some() && args.paths.len() != 1 {
         bail!("--base OLD takes exactly one NEW path");
     }
+    // The patterns every package is read with are built on a thread of
+    // their own while the inputs are gathered and the first archive is
+    // read, instead of by the first file that needs them while the other
+    // threads wait. Only timing depends on it: a thread that cannot be
+    // started leaves each to be built on first use, as before.
+    for warm_up in [input::warm_up, crate::precheck::capabilities::warm_up] {
+        let _ = std::thread::Builder::new()
+            .name("canary-warm-up".into())
+            .spawn(warm_up);
+    }
     let set = policy_set(&config)?;
     // Resolve explicit policies first: an unknown policy is a usage error.
     let explicit: Vec<Policy> = args

@@ -146,19 +146,6 @@ fn first_line(code: &Code, counts: impl Fn(&[u8]) -> bool) -> Option<usize> {
     }
 }
 
-/// For the checks on two things in one file: the first line [`first_line`]
-/// finds `named` on, if the file holds `present` anywhere, as written or
-/// folded.
-fn first_line_where(code: &Code, present: &Regex, named: &Regex) -> Option<usize> {
-    // Both searched over the whole file first (a line's match is one in
-    // the file: no pattern here anchors to a line's ends); the file is read
-    // line by line only when both are there.
-    if !holds(code, present) {
-        return None;
-    }
-    first_line_matching(code, named)
-}
-
 /// Whether the file holds `re` anywhere, as written or folded.
 fn holds(code: &Code, re: &Regex) -> bool {
     holds_where(code, |text| re.is_match(text))
@@ -203,21 +190,26 @@ fn first_line_naming_file(code: &Code, re: &Regex) -> Option<usize> {
 /// (the veto read the `ctypes` lines and scored them 0.0015); no file of
 /// the 236 real packages does it.
 fn c_library_shell(code: &Code) -> Option<usize> {
-    static LOAD: OnceLock<Regex> = OnceLock::new();
     static CALL: OnceLock<Regex> = OnceLock::new();
-    let load = LOAD.get_or_init(|| build(r"\b(?:CDLL|PyDLL|WinDLL|cdll\.|LoadLibrary|dlopen)\b"));
+    if !loads_c_library().is_match(code.data) {
+        return None;
+    }
+    // Compiled only for a file that loads one: few processes need it.
     let call = CALL.get_or_init(|| {
         build(r"(?:\b(?P<recv>\w+)|\))\s*\.\s*(?:system|popen|execv[pe]?|execl[pe]?|posix_spawnp?)\s*\(\s*[^)\s]")
     });
-    if !load.is_match(code.data) {
-        return None;
-    }
     first_line(code, |text| {
         call.captures_iter(text).any(|c| {
             let recv = c.name("recv").map(|r| r.as_bytes());
             !matches!(recv, Some(b"os" | b"posix" | b"nt" | b"platform"))
         })
     })
+}
+
+/// What [`c_library_shell`] looks for first, in every code file.
+fn loads_c_library() -> &'static Regex {
+    static LOAD: OnceLock<Regex> = OnceLock::new();
+    LOAD.get_or_init(|| build(r"\b(?:CDLL|PyDLL|WinDLL|cdll\.|LoadLibrary|dlopen)\b"))
 }
 
 /// A file that both reads and writes the clipboard (`pyperclip.paste()`
@@ -227,15 +219,23 @@ fn c_library_shell(code: &Code) -> Option<usize> {
 /// pandas' and prompt_toolkit's clipboard modules do it, and both were
 /// inconclusive already. The line named is the first write.
 fn clipboard_swap(code: &Code) -> Option<usize> {
-    static READ: OnceLock<Regex> = OnceLock::new();
     static WRITE: OnceLock<Regex> = OnceLock::new();
-    let read = READ.get_or_init(|| {
-        build(r"\bpyperclip\.paste\b|\bclipboard_get\b|\bGetClipboardData\b|\bclipboard\.readText\b|\bclipboardy\.read|\bpbpaste\b|\bGet-Clipboard\b|\bfrom\s+pyperclip\s+import\b[^\n]*\bpaste\b")
-    });
+    if !holds(code, reads_clipboard()) {
+        return None;
+    }
+    // Compiled only for a file that reads it: few processes need it.
     let write = WRITE.get_or_init(|| {
         build(r"\bpyperclip\.copy\b|\bclipboard_append\b|\bSetClipboardData\b|\bclipboard\.writeText\b|\bclipboardy\.write|\bpbcopy\b|\bSet-Clipboard\b|\bfrom\s+pyperclip\s+import\b[^\n]*\bcopy\b")
     });
-    first_line_where(code, read, write)
+    first_line_matching(code, write)
+}
+
+/// What [`clipboard_swap`] looks for first, in every code file.
+fn reads_clipboard() -> &'static Regex {
+    static READ: OnceLock<Regex> = OnceLock::new();
+    READ.get_or_init(|| {
+        build(r"\bpyperclip\.paste\b|\bclipboard_get\b|\bGetClipboardData\b|\bclipboard\.readText\b|\bclipboardy\.read|\bpbpaste\b|\bGet-Clipboard\b|\bfrom\s+pyperclip\s+import\b[^\n]*\bpaste\b")
+    })
 }
 
 /// A file that writes files and names where another installed package
@@ -368,6 +368,16 @@ fn whole_file_gates() -> &'static [Regex; 4] {
             build(ENVIRON),
         ]
     })
+}
+
+/// Builds the patterns every code file is searched with, so that a thread
+/// with nothing else to do can build them while the first package is
+/// still being read (the others are built on first use).
+pub fn warm_up() {
+    whole_file_gates();
+    loads_c_library();
+    reads_clipboard();
+    writes();
 }
 
 /// Whether a file at `path` is read: files that run. Type stubs (`.pyi`,

@@ -181,6 +181,16 @@ fn needles(lang: Lang) -> &'static Regex {
     }
 }
 
+/// Builds the patterns every Python and JavaScript file is first searched
+/// with ([`needles`], [`opening`]), so that a thread with nothing else to
+/// do can build them while the first package is still being read.
+pub fn warm_up() {
+    for lang in [Lang::Python, Lang::JavaScript] {
+        needles(lang);
+        opening(lang);
+    }
+}
+
 /// Lines that make a package's tests or documentation code importable
 /// from the package: a write to the import path (`sys.path`, a package's
 /// `__path__`, `site.addsitedir`, `pkgutil.extend_path`), or an import

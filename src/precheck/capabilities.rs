@@ -30,6 +30,8 @@ use regex::bytes::RegexSet;
 
 use crate::report::Span;
 
+mod lexicon_split;
+
 /// Named in model configs, so a model is bound to the lexicon it was
 /// calibrated with (see [`View`](super::View)). v2 matched v1's patterns
 /// with ASCII classes and word boundaries where v1 used Unicode ones. v3
@@ -515,6 +517,13 @@ fn needles() -> &'static aho_corasick::AhoCorasick {
     })
 }
 
+/// Builds what every line's search needs ([`needles`], the split
+/// lexicon's table), for a thread with nothing else to do.
+pub fn warm_up() {
+    needles();
+    split_lexicon();
+}
+
 fn capability(line: &[u8]) -> Hit {
     // As written when that shows a capability: folding is for lines that
     // hide theirs, and the lines a model was calibrated on stay as they
@@ -539,22 +548,28 @@ fn capability(line: &[u8]) -> Hit {
 /// states for every combination of half-matched names a line of code
 /// brought, afresh in every process (a tenth of lxml's scan); a needle's
 /// few branches make a small DFA with few states.
+///
+/// The split itself is read from the syntax of the patterns by a unit
+/// test ([`computed_split`]) and shipped as constants in
+/// `capabilities/lexicon_split.rs`, which that test checks and rewrites on
+/// request. Why not at start-up: parsing the whole lexicon and filing its
+/// branches cost every process 15 M instructions, a third of a small
+/// package's scan (is-number, callgrind).
 struct SplitLexicon {
-    /// For each needle, its group in `groups`.
-    group_of: Vec<usize>,
-    /// Every top-level alternative of every class's pattern, as parsed.
-    branches: Vec<regex_syntax::hir::Hir>,
-    /// Each distinct set of branches, compiled on first use: most lines
-    /// hold few needles, and a process compiles only those its input has.
+    /// One per entry of [`lexicon_split::GROUPS`].
     groups: Vec<Group>,
 }
 
 /// One distinct set of the lexicon's branches.
 struct Group {
-    /// Its branches, as indices into [`SplitLexicon`]'s, in the set's
-    /// order: compiled from as parsed, not parsed again.
-    branches: Vec<usize>,
-    /// A forward lazy DFA over the branches, built on first use.
+    /// Its branches, printed and joined by `|`; empty for a needle no
+    /// branch is filed under. Printed, a branch parses back to itself (a
+    /// unit test checks it), so this is the set of branches the lexicon
+    /// has.
+    pattern: &'static str,
+    /// A forward lazy DFA over the branches, built on first use: most
+    /// lines hold few needles, and a process compiles only the groups its
+    /// input needs.
     dfa: OnceLock<regex_automata::hybrid::dfa::DFA>,
     /// The same branches as a regex, for lines longer than
     /// [`Group::DFA_LINE_MAX`] and for any line the lazy DFA gives up on
@@ -584,26 +599,24 @@ impl Group {
     /// prefilter (the line holds one of the needles already), and building
     /// those for each group a scan meets, in every process, was a fifth of
     /// a small package's scan (typing_extensions: 29 groups, 4.5 ms).
-    fn is_match(&self, g: usize, all: &[regex_syntax::hir::Hir], line: &[u8]) -> bool {
+    fn is_match(&self, g: usize, line: &[u8]) -> bool {
         if line.len() <= Self::DFA_LINE_MAX {
-            if let Some(found) = self.dfa_match(g, all, line) {
+            if let Some(found) = self.dfa_match(g, line) {
                 return found;
             }
         }
-        self.regex(all).is_match(line)
+        self.regex().is_match(line)
     }
 
     /// [`is_match`](Self::is_match) by the lazy DFA alone (this thread's
     /// cache for group `g`); `None` if it gave up.
-    fn dfa_match(&self, g: usize, all: &[regex_syntax::hir::Hir], line: &[u8]) -> Option<bool> {
+    fn dfa_match(&self, g: usize, line: &[u8]) -> Option<bool> {
         let dfa = self.dfa.get_or_init(|| {
             use regex_automata::nfa::thompson;
-            let hir = regex_syntax::hir::Hir::alternation(
-                self.branches.iter().map(|&b| all[b].clone()).collect(),
-            );
             let nfa = thompson::Compiler::new()
+                .syntax(lexicon_syntax())
                 .configure(thompson::Config::new().which_captures(thompson::WhichCaptures::None))
-                .build_from_hir(&hir)
+                .build(self.pattern)
                 .expect("a lexicon group compiles");
             regex_automata::hybrid::dfa::Builder::new()
                 .build_from_nfa(nfa)
@@ -620,12 +633,9 @@ impl Group {
         })
     }
 
-    fn regex(&self, all: &[regex_syntax::hir::Hir]) -> &regex::bytes::Regex {
+    fn regex(&self) -> &regex::bytes::Regex {
         self.regex.get_or_init(|| {
-            // Printed, a branch parses back to itself (a unit test checks
-            // it), so the regex is the branches as the set has them.
-            let pattern: Vec<String> = self.branches.iter().map(|&b| all[b].to_string()).collect();
-            regex::bytes::RegexBuilder::new(&pattern.join("|"))
+            regex::bytes::RegexBuilder::new(self.pattern)
                 .unicode(false)
                 .build()
                 .expect("a lexicon group compiles")
@@ -633,45 +643,28 @@ impl Group {
     }
 }
 
+/// How the lexicon is parsed: bytes with Unicode off (ASCII classes and
+/// word boundaries). Why ASCII: with Unicode word boundaries a lazy DFA
+/// gives up on any line holding a non-ASCII byte and a far slower engine
+/// takes over (rich's sdist took 0.3 s to digest); the lexicon's names are
+/// ASCII anyway.
+fn lexicon_syntax() -> regex_automata::util::syntax::Config {
+    regex_automata::util::syntax::Config::new()
+        .unicode(false)
+        .utf8(false)
+}
+
 impl SplitLexicon {
     fn new() -> SplitLexicon {
-        let mut all = Vec::new();
-        let mut filed: Vec<Vec<usize>> = vec![Vec::new(); NEEDLES.len()];
-        for (name, pattern) in CLASSES {
-            for branch in lexicon_branches(pattern) {
-                // A branch with no needle in every match would have to be
-                // tried on every line; the unit test proves there is none,
-                // and filing it under every needle keeps the split sound
-                // if one is ever added.
-                let under = needles_in(&branch).unwrap_or_else(|| (0..NEEDLES.len()).collect());
-                debug_assert!(!under.is_empty(), "{name}: a branch with no needle");
-                for n in under {
-                    filed[n].push(all.len());
-                }
-                all.push(branch);
-            }
-        }
-        let mut group_of = Vec::with_capacity(NEEDLES.len());
-        let mut groups: Vec<Group> = Vec::new();
-        for branches in filed {
-            let g = match groups.iter().position(|h| h.branches == branches) {
-                Some(g) => g,
-                None => {
-                    groups.push(Group {
-                        branches,
-                        dfa: OnceLock::new(),
-                        regex: OnceLock::new(),
-                    });
-                    groups.len() - 1
-                }
-            };
-            group_of.push(g);
-        }
-        SplitLexicon {
-            group_of,
-            branches: all,
-            groups,
-        }
+        let groups = lexicon_split::GROUPS
+            .iter()
+            .map(|&pattern| Group {
+                pattern,
+                dfa: OnceLock::new(),
+                regex: OnceLock::new(),
+            })
+            .collect();
+        SplitLexicon { groups }
     }
 
     fn is_match(&self, line: &[u8]) -> bool {
@@ -684,7 +677,7 @@ impl SplitLexicon {
         // groups as needles.
         let mut tried = [0u64; NEEDLES.len().div_ceil(64)];
         for m in ac.find_overlapping_iter(line) {
-            let g = self.group_of[m.pattern().as_usize()];
+            let g = usize::from(lexicon_split::GROUP_OF[m.pattern().as_usize()]);
             if tried[g / 64] & (1 << (g % 64)) != 0 {
                 continue;
             }
@@ -692,7 +685,7 @@ impl SplitLexicon {
             let group = &self.groups[g];
             // A needle no branch is filed under (each branch is filed
             // under the needles of its first part that has some).
-            if !group.branches.is_empty() && group.is_match(g, &self.branches, line) {
+            if !group.pattern.is_empty() && group.is_match(g, line) {
                 return true;
             }
         }
@@ -705,23 +698,79 @@ fn split_lexicon() -> &'static SplitLexicon {
     SPLIT.get_or_init(SplitLexicon::new)
 }
 
-/// The top-level alternatives of one of [`CLASSES`]' patterns, parsed as
-/// the regex crate parses it for bytes with Unicode off (ASCII classes and
-/// word boundaries). Why ASCII: with Unicode word boundaries a lazy DFA
-/// gives up on any line holding a non-ASCII byte and a far slower engine
-/// takes over (rich's sdist took 0.3 s to digest); the lexicon's names are
-/// ASCII anyway.
-fn lexicon_branches(pattern: &str) -> Vec<regex_syntax::hir::Hir> {
-    let hir = regex_syntax::ParserBuilder::new()
+/// The split [`lexicon_split`] ships, computed from [`CLASSES`] and
+/// [`NEEDLES`]: for each needle its group, and each group's branches
+/// printed and joined by `|`, groups in the order of their first needle.
+#[cfg(test)]
+fn computed_split() -> (Vec<usize>, Vec<String>) {
+    let mut all = Vec::new();
+    let mut filed: Vec<Vec<usize>> = vec![Vec::new(); NEEDLES.len()];
+    for (name, pattern) in CLASSES {
+        for branch in lexicon_branches(pattern) {
+            // A branch with no needle in every match would have to be
+            // tried on every line; a unit test proves there is none, and
+            // filing it under every needle keeps the split sound if one is
+            // ever added.
+            let under =
+                needles_in(&parse_lexicon(branch)).unwrap_or_else(|| (0..NEEDLES.len()).collect());
+            assert!(!under.is_empty(), "{name}: a branch with no needle");
+            for n in under {
+                filed[n].push(all.len());
+            }
+            all.push(branch);
+        }
+    }
+    let mut group_of = Vec::with_capacity(NEEDLES.len());
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for branches in filed {
+        let g = match groups.iter().position(|h| *h == branches) {
+            Some(g) => g,
+            None => {
+                groups.push(branches);
+                groups.len() - 1
+            }
+        };
+        group_of.push(g);
+    }
+    let patterns = groups
+        .iter()
+        .map(|branches| {
+            let texts: Vec<&str> = branches.iter().map(|&b| all[b]).collect();
+            texts.join("|")
+        })
+        .collect();
+    (group_of, patterns)
+}
+
+/// The top-level alternatives of one of [`CLASSES`]' patterns, as written
+/// (none of them sets a flag that a later one would lose). As written and
+/// not as parsed and printed: the printed form is longer, and parsing a
+/// group's pattern is most of what compiling it costs.
+#[cfg(test)]
+fn lexicon_branches(pattern: &str) -> Vec<&str> {
+    use regex_syntax::ast::Ast;
+    let ast = regex_syntax::ast::parse::Parser::new()
+        .parse(pattern)
+        .expect("capability lexicon parses");
+    match &ast {
+        Ast::Alternation(alt) => alt
+            .asts
+            .iter()
+            .map(|a| &pattern[a.span().start.offset..a.span().end.offset])
+            .collect(),
+        _ => vec![pattern],
+    }
+}
+
+/// A pattern of the lexicon parsed as [`lexicon_syntax`] says.
+#[cfg(test)]
+fn parse_lexicon(pattern: &str) -> regex_syntax::hir::Hir {
+    regex_syntax::ParserBuilder::new()
         .unicode(false)
         .utf8(false)
         .build()
         .parse(pattern)
-        .expect("capability lexicon parses");
-    match hir.kind() {
-        regex_syntax::hir::HirKind::Alternation(branches) => branches.to_vec(),
-        _ => vec![hir],
-    }
+        .expect("capability lexicon parses")
 }
 
 /// Indices of [`NEEDLES`] one of which every match of `hir` holds, if the
@@ -730,6 +779,7 @@ fn lexicon_branches(pattern: &str) -> Vec<regex_syntax::hir::Hir> {
 /// concatenation with such a part, an alternation whose every branch has
 /// some, a repetition of at least once of one. Classes, assertions and
 /// optional parts hold none, so the answer errs only towards `None`.
+#[cfg(test)]
 fn needles_in(hir: &regex_syntax::hir::Hir) -> Option<Vec<usize>> {
     use regex_syntax::hir::HirKind;
     /// The needles in each text, if each holds one.
@@ -791,6 +841,7 @@ fn needles_in(hir: &regex_syntax::hir::Hir) -> Option<Vec<usize>> {
 }
 
 /// Every text `hir` matches, if it matches only a few literal texts.
+#[cfg(test)]
 fn literal_texts(hir: &regex_syntax::hir::Hir) -> Option<Vec<Vec<u8>>> {
     use regex_syntax::hir::HirKind;
     match hir.kind() {
@@ -816,6 +867,7 @@ fn literal_texts(hir: &regex_syntax::hir::Hir) -> Option<Vec<Vec<u8>>> {
 }
 
 /// Every text of `a` followed by every text of `b`, if not too many.
+#[cfg(test)]
 fn cross(a: &[Vec<u8>], b: &[Vec<u8>]) -> Option<Vec<Vec<u8>>> {
     (a.len() * b.len() <= 256).then(|| {
         a.iter()
@@ -1185,10 +1237,10 @@ mod tests {
         for (name, pattern) in CLASSES {
             let branches = lexicon_branches(pattern);
             assert!(branches.len() > 1, "{name}: not an alternation");
-            let missing: Vec<String> = branches
+            let missing: Vec<&str> = branches
                 .iter()
-                .filter(|b| needles_in(b).is_none())
-                .map(|b| format!("{b:?}"))
+                .copied()
+                .filter(|b| needles_in(&parse_lexicon(b)).is_none())
                 .collect();
             assert!(
                 missing.is_empty(),
@@ -1206,7 +1258,7 @@ mod tests {
         // And it names the needles a branch holds, not others.
         // (No prefix common to the branches: the parser would lift it out
         // of the alternation.)
-        let hir = lexicon_branches(r"from\s+os\s+import\b|\bsubprocess\b").remove(0);
+        let hir = parse_lexicon(lexicon_branches(r"from\s+os\s+import\b|\bsubprocess\b")[0]);
         let named: Vec<&str> = needles_in(&hir)
             .unwrap()
             .iter()
@@ -1215,24 +1267,30 @@ mod tests {
         assert_eq!(named, ["from"]);
     }
 
-    /// [`SplitLexicon`] compiles each branch from its printed form: that
-    /// form must parse back to the very branch the set compiles.
+    /// [`SplitLexicon`] compiles each group from its branches as written:
+    /// joined again, they are the class's pattern, and each is a whole
+    /// alternative (a branch that split one would not parse).
     #[test]
-    fn printed_lexicon_branches_parse_back_to_themselves() {
+    fn lexicon_branches_joined_are_the_pattern() {
         let mut n = 0;
         for (name, pattern) in CLASSES {
-            for branch in lexicon_branches(pattern) {
-                let again = regex_syntax::ParserBuilder::new()
-                    .unicode(false)
-                    .utf8(false)
-                    .build()
-                    .parse(&branch.to_string())
-                    .unwrap();
-                assert_eq!(again, branch, "{name}: {branch}");
-                n += 1;
+            let branches = lexicon_branches(pattern);
+            assert_eq!(
+                parse_lexicon(&branches.join("|")),
+                parse_lexicon(pattern),
+                "{name}"
+            );
+            for b in &branches {
+                assert!(
+                    regex_syntax::ast::parse::Parser::new().parse(b).is_ok(),
+                    "{name}: {b}"
+                );
             }
+            n += branches.len();
         }
         assert!(n > 100, "{n} branches");
+        // Top-level alternatives only: a group's `|` is not split.
+        assert_eq!(lexicon_branches(r"a(?:b|c)|d"), ["a(?:b|c)", "d"]);
     }
 
     /// Every line of this crate's sources, tests and policies.
@@ -1309,14 +1367,14 @@ mod tests {
         let (mut tried, mut hits) = (0, 0);
         for line in lines.iter().chain(&long) {
             for m in needles().find_overlapping_iter(line) {
-                let g = split.group_of[m.pattern().as_usize()];
+                let g = usize::from(lexicon_split::GROUP_OF[m.pattern().as_usize()]);
                 let group = &split.groups[g];
-                if group.branches.is_empty() {
+                if group.pattern.is_empty() {
                     continue;
                 }
-                let want = group.regex(&split.branches).is_match(line);
+                let want = group.regex().is_match(line);
                 assert_eq!(
-                    group.dfa_match(g, &split.branches, line),
+                    group.dfa_match(g, line),
                     Some(want),
                     "group {g}: {}",
                     String::from_utf8_lossy(line)
@@ -1328,6 +1386,65 @@ mod tests {
         assert!(
             tried > 5_000 && hits > 1_000,
             "{tried} tried, {hits} matched"
+        );
+    }
+
+    /// The text of `capabilities/lexicon_split.rs` for [`computed_split`].
+    fn split_source() -> String {
+        let (group_of, groups) = computed_split();
+        let mut out = String::from(
+            "//! The split of the capability lexicon by needle, generated from\n\
+             //! `CLASSES` and `NEEDLES` by the unit test\n\
+             //! `the_shipped_lexicon_split_is_the_computed_one`: do not edit. After a\n\
+             //! change to either, regenerate it with\n\
+             //! `CANARY_BLESS=1 cargo test --lib shipped_lexicon_split`.\n\n",
+        );
+        out.push_str("/// For each of `NEEDLES`, its group in [`GROUPS`].\n#[rustfmt::skip]\n");
+        out.push_str("pub(super) const GROUP_OF: [u8; super::NEEDLES.len()] = [\n");
+        for line in group_of.chunks(16) {
+            let line: Vec<String> = line.iter().map(usize::to_string).collect();
+            out.push_str(&format!("    {},\n", line.join(", ")));
+        }
+        out.push_str("];\n\n");
+        out.push_str(
+            "/// Each distinct set of the lexicon's branches, printed and joined by\n\
+             /// `|` (empty: a needle no branch is filed under).\n#[rustfmt::skip]\n\
+             pub(super) const GROUPS: &[&str] = &[\n",
+        );
+        for g in &groups {
+            out.push_str(&format!("    {g:?},\n"));
+        }
+        out.push_str("];\n");
+        out
+    }
+
+    /// The split shipped in `capabilities/lexicon_split.rs` is the one the
+    /// patterns give. With `CANARY_BLESS` set, the test writes it first.
+    #[test]
+    fn the_shipped_lexicon_split_is_the_computed_one() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("src/precheck/capabilities/lexicon_split.rs");
+        let want = split_source();
+        if std::env::var_os("CANARY_BLESS").is_some() {
+            std::fs::write(&path, &want).unwrap();
+        }
+        let (group_of, groups) = computed_split();
+        let shipped_of: Vec<usize> = lexicon_split::GROUP_OF
+            .iter()
+            .map(|&g| usize::from(g))
+            .collect();
+        let shipped: Vec<&str> = lexicon_split::GROUPS.to_vec();
+        let stale =
+            "src/precheck/capabilities/lexicon_split.rs is stale: CLASSES or NEEDLES changed; \
+                     regenerate it with `CANARY_BLESS=1 cargo test --lib shipped_lexicon_split`";
+        assert_eq!(shipped_of, group_of, "{stale}");
+        assert_eq!(shipped, groups, "{stale}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), want, "{stale}");
+        // Groups fit the table's type, and the split is not one group.
+        assert!(
+            groups.len() < 256 && groups.len() > 10,
+            "{} groups",
+            groups.len()
         );
     }
 
