@@ -86,6 +86,11 @@ impl Cache {
         sha256_hex(material.to_string().as_bytes())
     }
 
+    /// The largest entry read: Canary's reports are a few KB (the largest
+    /// of the 322 real packages' is 6 KB), and a file the size of the disk
+    /// must not be read into memory.
+    pub const ENTRY_MAX: u64 = 64 << 20;
+
     fn file_name(key: &str) -> String {
         format!("{key}.json")
     }
@@ -94,9 +99,13 @@ impl Cache {
         self.dir.join(Self::file_name(key))
     }
 
-    /// A cached report for `key`, if one exists and is intact.
+    /// A cached report for `key`, if one exists and is intact: a regular
+    /// file (a link, pipe or device is not read: a pipe would hold the scan
+    /// forever) of at most [`Cache::ENTRY_MAX`] bytes. Anything else is a
+    /// miss, and the artifact is scanned.
     pub fn get(&self, key: &str, artifact_sha256: &str) -> Option<Report> {
-        let bytes = std::fs::read(self.path(key)).ok()?;
+        let file = crate::util::open_regular_file(&self.path(key)).ok()?;
+        let bytes = crate::util::read_at_most(file, Self::ENTRY_MAX).ok()??;
         let entry: Entry = serde_json::from_slice(&bytes).ok()?;
         if entry.key != key || entry.report.input.sha256 != artifact_sha256 {
             return None;
@@ -270,6 +279,46 @@ mod tests {
         c.put(&k, &report(Reason::PrecheckHarmless, "a"));
         assert!(c.get(&k, "a").is_some());
         assert!(c.get(&k, "not-a").is_none());
+    }
+
+    /// An entry that is not a regular file of a report's size is a miss,
+    /// never read: a pipe would hold the scan forever, a link could lead
+    /// anywhere, and a huge file would be read into memory.
+    #[cfg(unix)]
+    #[test]
+    fn entries_that_are_not_small_regular_files_are_misses() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = Cache::open(dir.path(), "fp".into()).unwrap();
+        let ids = vec!["malicious-package".to_string()];
+        let key = c.key("a", None, &ids);
+        c.put(&key, &report(Reason::PrecheckHarmless, "a"));
+        assert!(c.get(&key, "a").is_some(), "a stored report is served");
+        let entry = c.path(&key);
+        let stored = std::fs::read(&entry).unwrap();
+
+        // Through a link to the very same report.
+        let real = dir.path().join("elsewhere.json");
+        std::fs::write(&real, &stored).unwrap();
+        std::fs::remove_file(&entry).unwrap();
+        std::os::unix::fs::symlink(&real, &entry).unwrap();
+        assert!(c.get(&key, "a").is_none(), "read through a link");
+
+        // A pipe no one writes to: returns at once, a miss.
+        std::fs::remove_file(&entry).unwrap();
+        let path = std::ffi::CString::new(entry.as_os_str().as_encoded_bytes()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o600) }, 0);
+        assert!(c.get(&key, "a").is_none(), "read a pipe");
+
+        // The report padded past the cap (JSON allows the spaces).
+        std::fs::remove_file(&entry).unwrap();
+        let mut padded = stored.clone();
+        padded.resize(Cache::ENTRY_MAX as usize + 1, b' ');
+        std::fs::write(&entry, &padded).unwrap();
+        assert!(c.get(&key, "a").is_none(), "read past the cap");
+        // At the cap it is read.
+        padded.truncate(Cache::ENTRY_MAX as usize);
+        std::fs::write(&entry, &padded).unwrap();
+        assert!(c.get(&key, "a").is_some(), "a report at the cap is served");
     }
 
     /// A cache directory others can write to is refused, never repaired:

@@ -29,9 +29,13 @@
 //! counts only the script an interpreter is given ([`script_paths`]:
 //! `'node docs/notes.txt'`, `[sys.executable, 'docs/notes.txt']`), from
 //! the calling file's folder and from the root; a file handed to another
-//! program is that program's data. A path held in a variable
-//! (`require(p)`) is not followed; the lines that build one are what the
-//! veto and the other rules read.
+//! program is that program's data. An argument that is a bare name
+//! (`require(p)`, `[sys.executable, script]`) is read as each expression
+//! the same file assigns to that name (`const p = path.join(__dirname,
+//! 'docs', 'notes.txt')`, allowed before session 28); a name given its
+//! value any other way (from another file, a function's result, a loop)
+//! is not followed, and the lines that build it are what the veto and the
+//! other rules read.
 //!
 //! Calls in files only a package's tests or documentation build run
 //! ([`super::unread::tests_or_docs`]) count for `require` (as before) but
@@ -44,7 +48,7 @@
 use super::render::{extension, file_name};
 
 /// A call whose argument names a file that runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Call {
     /// Node's module loader: relative paths from the calling file.
     Require,
@@ -69,7 +73,7 @@ pub fn launched_paths(path: &str, data: &[u8]) -> Vec<String> {
     let runners_count = !super::unread::tests_or_docs(path);
     let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
     let root = path.split_once('/').map_or("", |(r, _)| r);
-    let mut out: Vec<String> = Vec::new();
+    let mut found_calls: Vec<(Call, &[u8])> = Vec::new();
     // Each `(` preceded by a whole name (spaces between allowed): cheaper
     // than a search for the names, which are common words (`run`, `call`).
     for open in memchr::memchr_iter(b'(', data) {
@@ -91,25 +95,187 @@ pub fn launched_paths(path: &str, data: &[u8]) -> Vec<String> {
             b"fork" | b"Worker" | b"_load" | b"run_path" | b"execaNode" => Call::File,
             _ => Call::Program,
         };
-        let Some(arg) = call_argument(&data[open + 1..]) else {
+        if let Some(arg) = call_argument(&data[open + 1..]) {
+            found_calls.push((call, arg));
+        }
+    }
+    // Paths held in names (`const p = path.join(…); require(p)`): what the
+    // file assigns to each name an argument is, read as that argument.
+    let names: std::collections::HashSet<&[u8]> = found_calls
+        .iter()
+        .flat_map(|&(call, arg)| named_arguments(call, arg).into_iter().map(|(_, n)| n))
+        .collect();
+    let held = if names.is_empty() {
+        Default::default()
+    } else {
+        assignments(data, &names)
+    };
+    let mut out: Vec<String> = Vec::new();
+    let mut seen: std::collections::HashSet<String> = Default::default();
+    // Each argument list read once, whichever calls repeat it.
+    let mut read: std::collections::HashSet<(Call, std::borrow::Cow<[u8]>)> = Default::default();
+    let mut held_readings = 0;
+    for (call, arg) in found_calls {
+        if !read.insert((call, arg.into())) {
             continue;
-        };
-        let (from_dir, from_root) = argument_paths(arg, call);
-        let found = from_dir
-            .iter()
-            .filter_map(|t| super::render::resolve_from(dir, t))
-            .chain(
-                from_root
-                    .iter()
-                    .filter_map(|t| super::render::resolve_from(root, t)),
-            );
-        for full in found {
-            if !out.contains(&full) {
-                out.push(full);
+        }
+        let mut variants = vec![std::borrow::Cow::Borrowed(arg)];
+        if held_readings < MAX_HELD_READINGS {
+            for v in with_held_values(call, arg, &held) {
+                if read.insert((call, v.clone().into())) {
+                    held_readings += 1;
+                    variants.push(v.into());
+                }
+            }
+        }
+        for arg in variants {
+            let (from_dir, from_root) = argument_paths(&arg, call);
+            let found = from_dir
+                .iter()
+                .filter_map(|t| super::render::resolve_from(dir, t))
+                .chain(
+                    from_root
+                        .iter()
+                        .filter_map(|t| super::render::resolve_from(root, t)),
+                );
+            for full in found {
+                if seen.insert(full.clone()) {
+                    out.push(full);
+                }
             }
         }
     }
     out
+}
+
+/// The arguments of a call that are a bare name (`p`, not `p.x` or
+/// `f(p)`), by position: the first for a loader (the file it runs), each
+/// for a process runner (`[sys.executable, script]`).
+fn named_arguments(call: Call, arg: &[u8]) -> Vec<(usize, &[u8])> {
+    let args = split_arguments(arg);
+    let take = if call == Call::Program { args.len() } else { 1 };
+    args.into_iter()
+        .take(take)
+        .enumerate()
+        .filter(|(_, a)| is_bare_name(a))
+        .collect()
+}
+
+/// Whether `a` is a name alone: word bytes, not starting with a digit.
+fn is_bare_name(a: &[u8]) -> bool {
+    a.first().is_some_and(|b| !b.is_ascii_digit()) && a.iter().all(|&b| is_word_byte(b))
+}
+
+/// The argument lists a call would have with one of its [`named_arguments`]
+/// replaced by an expression the file assigns to that name, each such
+/// replacement once (at most [`MAX_HELD_VARIANTS`] a call).
+fn with_held_values(
+    call: Call,
+    arg: &[u8],
+    held: &std::collections::HashMap<&[u8], Vec<&[u8]>>,
+) -> Vec<Vec<u8>> {
+    let named = named_arguments(call, arg);
+    if named.is_empty() {
+        return Vec::new();
+    }
+    let args = split_arguments(arg);
+    let mut out = Vec::new();
+    for (at, name) in named {
+        for value in held.get(name).into_iter().flatten() {
+            if out.len() == MAX_HELD_VARIANTS {
+                return out;
+            }
+            // A loader runs its first argument: the others add nothing,
+            // and without them every call given the name reads alike.
+            if call != Call::Program {
+                out.push(value.to_vec());
+                continue;
+            }
+            let mut variant = Vec::new();
+            for (i, a) in args.iter().enumerate() {
+                if i > 0 {
+                    variant.extend_from_slice(b", ");
+                }
+                variant.extend_from_slice(if i == at { value } else { a });
+            }
+            out.push(variant);
+        }
+    }
+    out
+}
+
+/// How many argument lists [`with_held_values`] makes for one call: a
+/// name assigned more often than that is assigned in a loop or by a
+/// generator, not given a path to run.
+const MAX_HELD_VARIANTS: usize = 64;
+
+/// How many argument lists with names replaced one file gets read: the
+/// cost stays linear in the file whatever its calls and names. A file of
+/// more is a generated one, not a package's code; past this, calls are
+/// read as written only.
+const MAX_HELD_READINGS: usize = 16_384;
+
+/// For each of `names`, the expressions `data` assigns to it (`p = …`,
+/// `const p = …`, a default `p='…'`), each to the end of its statement
+/// ([`statement_value`]). A comparison (`==`, `<=`, `!=`), an arrow
+/// (`=>`), an update (`+=`) and an attribute (`o.p = …`) are not
+/// assignments to a name. One pass over the file's `=` signs.
+fn assignments<'a>(
+    data: &'a [u8],
+    names: &std::collections::HashSet<&[u8]>,
+) -> std::collections::HashMap<&'a [u8], Vec<&'a [u8]>> {
+    let mut out: std::collections::HashMap<&[u8], Vec<&[u8]>> = Default::default();
+    for eq in memchr::memchr_iter(b'=', data) {
+        if matches!(data.get(eq + 1), Some(b'=' | b'>')) {
+            continue;
+        }
+        if eq > 0 && b"=!<>+-*/%&|^:~?.".contains(&data[eq - 1]) {
+            continue;
+        }
+        let mut end = eq;
+        while end > 0 && matches!(data[end - 1], b' ' | b'\t') {
+            end -= 1;
+        }
+        let mut start = end;
+        while start > 0 && is_word_byte(data[start - 1]) {
+            start -= 1;
+        }
+        let name = &data[start..end];
+        if name.is_empty() || !names.contains(name) || (start > 0 && data[start - 1] == b'.') {
+            continue;
+        }
+        if let Some(value) = statement_value(&data[eq + 1..]) {
+            out.entry(name).or_default().push(value);
+        }
+    }
+    out
+}
+
+/// The expression after an assignment's `=`: up to a `;`, a `,` or a line
+/// break outside brackets and string literals, or a closing bracket that
+/// was not opened (the end of a default argument); `None` when none comes
+/// within 512 bytes (a value that long is not a path).
+fn statement_value(rest: &[u8]) -> Option<&[u8]> {
+    let end = rest.len().min(512);
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < end {
+        match rest[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' if depth == 0 => return Some(trim_brackets(&rest[..i])),
+            b')' | b']' | b'}' => depth -= 1,
+            b';' | b',' | b'\n' if depth == 0 => return Some(trim_brackets(&rest[..i])),
+            q @ (b'\'' | b'"' | b'`') => {
+                i += 1;
+                while i < end && rest[i] != q {
+                    i += if rest[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    (rest.len() <= 512).then(|| trim_brackets(rest))
 }
 
 /// The names of Node's calls that load or run a file.
@@ -617,6 +783,74 @@ mod tests {
         ] {
             assert!(launched("pkg-1.0/noxfile.py", py).is_empty(), "{py}");
         }
+    }
+
+    /// Each of these ran `docs/notes.txt` through a name the file gave the
+    /// path to, and was allowed before session 28.
+    #[test]
+    fn paths_held_in_names_the_file_assigns_are_followed() {
+        let js = |code: &str| launched("package/lib/util.js", code);
+        for code in [
+            "const p = path.join(__dirname, '..', 'docs', 'notes.txt');\nrequire(p);",
+            "let target;\ntarget = __dirname + '/../docs/notes.txt'\nmodule.exports = require(target)",
+            "var a = './x.js', p = '../docs/notes.txt';\nrequire(p);",
+            "const p = `../docs/notes.txt`; child_process.fork(p, [], { detached: true });",
+            "function load(p = '../docs/notes.txt') { return require(p); }",
+            "const script = path.join(__dirname, '..', 'docs', 'notes.txt');\nspawn(process.execPath, [script]);",
+            "const cmd = 'node docs/notes.txt';\nexecSync(cmd);",
+        ] {
+            let got = js(code);
+            assert!(
+                got.contains(&"package/docs/notes.txt".to_string()),
+                "{code}: {got:?}"
+            );
+        }
+        let py = |code: &str| launched("pkg-1.0/pkg/__init__.py", code);
+        for code in [
+            "HERE = os.path.dirname(__file__)\nscript = os.path.join(HERE, '..', 'docs', 'notes.txt')\nsubprocess.Popen([sys.executable, script])",
+            "p = os.path.join(os.path.dirname(__file__), '..', 'docs', 'notes.txt')\nrunpy.run_path(p)",
+        ] {
+            let got = py(code);
+            assert!(
+                got.contains(&"pkg-1.0/docs/notes.txt".to_string()),
+                "{code}: {got:?}"
+            );
+        }
+        // Not assignments to the name: comparisons, arrows, updates,
+        // attributes, another name that ends the same; and a name never
+        // assigned a literal path.
+        for code in [
+            "if (p == '../docs/notes.txt') {}\nrequire(p);",
+            "const f = p => '../docs/notes.txt';\nrequire(p);",
+            "p += '../docs/notes.txt';\nrequire(p);",
+            "o.p = '../docs/notes.txt';\nrequire(p);",
+            "const xp = '../docs/notes.txt';\nrequire(p);",
+            "const p = pick(options);\nrequire(p);",
+            "const p = '../docs/notes.txt';\nrequire(p.name);",
+        ] {
+            assert!(js(code).is_empty(), "{code}: {:?}", js(code));
+        }
+        // A file given to a program as its data stays its data.
+        assert!(py("doc = 'docs/notes.txt'\nsubprocess.run(['doc8', doc])").is_empty());
+    }
+
+    /// A name assigned more often than [`MAX_HELD_VARIANTS`] times gives
+    /// only that many readings of a call, and a file of many names and
+    /// assignments is read in one pass (this would take minutes if each
+    /// call searched the file).
+    #[test]
+    fn many_assignments_give_a_bounded_number_of_readings() {
+        let mut code = String::new();
+        for i in 0..10_000 {
+            code.push_str(&format!(
+                "p = './lib/m{i}.js';\nrequire(p);\nq{i} = './x{i}.js'; require(q{i});\n"
+            ));
+        }
+        let got = launched("package/index.js", &code);
+        // q{i}: one each; p: the first MAX_HELD_VARIANTS of its values.
+        assert_eq!(got.len(), 10_000 + MAX_HELD_VARIANTS, "{}", got.len());
+        assert!(got.contains(&"package/lib/m0.js".to_string()));
+        assert!(got.contains(&"package/x9999.js".to_string()));
     }
 
     #[test]

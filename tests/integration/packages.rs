@@ -2302,6 +2302,16 @@ fn a_document_a_script_requires_cannot_be_cleared() {
             "spawned.tgz",
             "require('child_process').spawn(process.execPath, ['docs/notes.txt'], { detached: true }).unref();\n",
         ),
+        // The path held in a name the file assigns (allowed before
+        // session 28).
+        (
+            "named.tgz",
+            "const path = require('path');\nconst p = path.join(__dirname, '..', 'docs', 'notes.txt');\nmodule.exports = require(p);\n",
+        ),
+        (
+            "named-fork.tgz",
+            "let target;\ntarget = __dirname + '/../docs/notes.txt';\nrequire('child_process').fork(target);\n",
+        ),
     ] {
         let p = is_number_with_all(
             &c,
@@ -2361,17 +2371,27 @@ fn a_document_python_runs_as_a_script_cannot_be_cleared() {
     );
     let (o, r) = scan_path_json_under(&c, &lax, &p);
     assert_reason(&o, &r, (0, "precheck-harmless"));
-    let p = with_init(
-        "script.tar.gz",
-        "import subprocess, sys\nsubprocess.Popen([sys.executable, 'docs/notes.txt'])\n",
-    );
-    let (o, r) = scan_path_json_under(&c, &lax, &p);
-    assert_reason(&o, &r, (2, "inconclusive"));
-    let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
-    assert!(
-        note.contains("tinypkg-1.0/tinypkg/runner.py -> tinypkg-1.0/docs/notes.txt"),
-        "{note}"
-    );
+    for (name, init) in [
+        (
+            "script.tar.gz",
+            "import subprocess, sys\nsubprocess.Popen([sys.executable, 'docs/notes.txt'])\n",
+        ),
+        // The path held in a name the module assigns (allowed before
+        // session 28).
+        (
+            "named.tar.gz",
+            "import os, subprocess, sys\nHERE = os.path.dirname(__file__)\nscript = os.path.join(HERE, '..', 'docs', 'notes.txt')\nsubprocess.Popen([sys.executable, script])\n",
+        ),
+    ] {
+        let p = with_init(name, init);
+        let (o, r) = scan_path_json_under(&c, &lax, &p);
+        assert_reason(&o, &r, (2, "inconclusive"));
+        let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+        assert!(
+            note.contains("tinypkg-1.0/tinypkg/runner.py -> tinypkg-1.0/docs/notes.txt"),
+            "{name}: {note}"
+        );
+    }
 }
 
 /// A config that turns the malicious-package veto off, so a test sees what
