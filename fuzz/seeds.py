@@ -128,6 +128,14 @@ def main(out):
         ("p-1/p/__init__.py", "f", b"import subprocess, sys\nsubprocess.run([sys.executable, os.path.join(D, 'data', 'x.csv')])\n"
                                      b"os.system(rf'{sys.executable} -u data/x.csv')\n"),
         ("p-1/p/data/x.csv", "f", b"a,b\n")])
+    # A path held in a name the file assigns (session 28).
+    tars["launched-named"] = tar([
+        ("package/package.json", "f", b'{"name":"a","main":"index.js"}'),
+        ("package/index.js", "f", b"const p = require('path').join(__dirname, 'docs', 'n.txt'), q = `./x`;\n"
+                                   b"let t; t = __dirname + '/docs/n.txt'\nrequire(p); fork(t, []); x == p;\n"
+                                   b"function f(a = './docs/n.txt') { return require(a); }\n"
+                                   b"const s = './docs/n.txt'; spawn(process.execPath, [s, q]);\n"),
+        ("package/docs/n.txt", "f", b"module.exports = 1;\n")])
     # A zip with bytes after its end record, and one inside a file's tail.
     zips["zip-appended"] = zipb([("pkg/__init__.py", INIT, None, D)]) + b"PK\x05\x06" + b"\0" * 18
     tars["tail-zip"] = tar([("p-1/setup.py", "f", SETUP),

@@ -553,8 +553,8 @@ fn capability(line: &[u8]) -> Hit {
 /// test ([`computed_split`]) and shipped as constants in
 /// `capabilities/lexicon_split.rs`, which that test checks and rewrites on
 /// request. Why not at start-up: parsing the whole lexicon and filing its
-/// branches cost every process 15 M instructions, a third of a small
-/// package's scan (is-number, callgrind).
+/// branches cost every process about 20 M instructions, two fifths of a
+/// small package's scan (is-number, callgrind).
 struct SplitLexicon {
     /// One per entry of [`lexicon_split::GROUPS`].
     groups: Vec<Group>,
@@ -562,10 +562,10 @@ struct SplitLexicon {
 
 /// One distinct set of the lexicon's branches.
 struct Group {
-    /// Its branches, printed and joined by `|`; empty for a needle no
-    /// branch is filed under. Printed, a branch parses back to itself (a
-    /// unit test checks it), so this is the set of branches the lexicon
-    /// has.
+    /// Its branches as written in [`CLASSES`], joined by `|`; empty for a
+    /// needle no branch is filed under. A unit test checks that a class's
+    /// branches joined again are its pattern, so this is the set of
+    /// branches the lexicon has.
     pattern: &'static str,
     /// A forward lazy DFA over the branches, built on first use: most
     /// lines hold few needles, and a process compiles only the groups its
@@ -699,8 +699,8 @@ fn split_lexicon() -> &'static SplitLexicon {
 }
 
 /// The split [`lexicon_split`] ships, computed from [`CLASSES`] and
-/// [`NEEDLES`]: for each needle its group, and each group's branches
-/// printed and joined by `|`, groups in the order of their first needle.
+/// [`NEEDLES`]: for each needle its group, and each group's branches as
+/// written, joined by `|`, groups in the order of their first needle.
 #[cfg(test)]
 fn computed_split() -> (Vec<usize>, Vec<String>) {
     let mut all = Vec::new();
@@ -1407,8 +1407,8 @@ mod tests {
         }
         out.push_str("];\n\n");
         out.push_str(
-            "/// Each distinct set of the lexicon's branches, printed and joined by\n\
-             /// `|` (empty: a needle no branch is filed under).\n#[rustfmt::skip]\n\
+            "/// Each distinct set of the lexicon's branches, as written in `CLASSES`\n\
+             /// and joined by `|` (empty: a needle no branch is filed under).\n#[rustfmt::skip]\n\
              pub(super) const GROUPS: &[&str] = &[\n",
         );
         for g in &groups {

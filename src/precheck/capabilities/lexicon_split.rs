@@ -23,8 +23,8 @@ pub(super) const GROUP_OF: [u8; super::NEEDLES.len()] = [
     183, 184, 185, 186,
 ];
 
-/// Each distinct set of the lexicon's branches, printed and joined by
-/// `|` (empty: a needle no branch is filed under).
+/// Each distinct set of the lexicon's branches, as written in `CLASSES`
+/// and joined by `|` (empty: a needle no branch is filed under).
 #[rustfmt::skip]
 pub(super) const GROUPS: &[&str] = &[
     "\\bpydoc\\.(?:pipepager|tempfilepager)\\b",
