@@ -86,11 +86,6 @@ impl Cache {
         sha256_hex(material.to_string().as_bytes())
     }
 
-    /// The largest entry read: Canary's reports are a few KB (the largest
-    /// of the 322 real packages' is 6 KB), and a file the size of the disk
-    /// must not be read into memory.
-    pub const ENTRY_MAX: u64 = 64 << 20;
-
     fn file_name(key: &str) -> String {
         format!("{key}.json")
     }
@@ -101,11 +96,11 @@ impl Cache {
 
     /// A cached report for `key`, if one exists and is intact: a regular
     /// file (a link, pipe or device is not read: a pipe would hold the scan
-    /// forever) of at most [`Cache::ENTRY_MAX`] bytes. Anything else is a
+    /// forever) of at most [`crate::report::FILE_MAX`] bytes. Anything else is a
     /// miss, and the artifact is scanned.
     pub fn get(&self, key: &str, artifact_sha256: &str) -> Option<Report> {
         let file = crate::util::open_regular_file(&self.path(key)).ok()?;
-        let bytes = crate::util::read_at_most(file, Self::ENTRY_MAX).ok()??;
+        let bytes = crate::util::read_at_most(file, crate::report::FILE_MAX).ok()??;
         let entry: Entry = serde_json::from_slice(&bytes).ok()?;
         if entry.key != key || entry.report.input.sha256 != artifact_sha256 {
             return None;
@@ -312,11 +307,11 @@ mod tests {
         // The report padded past the cap (JSON allows the spaces).
         std::fs::remove_file(&entry).unwrap();
         let mut padded = stored.clone();
-        padded.resize(Cache::ENTRY_MAX as usize + 1, b' ');
+        padded.resize(crate::report::FILE_MAX as usize + 1, b' ');
         std::fs::write(&entry, &padded).unwrap();
         assert!(c.get(&key, "a").is_none(), "read past the cap");
         // At the cap it is read.
-        padded.truncate(Cache::ENTRY_MAX as usize);
+        padded.truncate(crate::report::FILE_MAX as usize);
         std::fs::write(&entry, &padded).unwrap();
         assert!(c.get(&key, "a").is_some(), "a report at the cap is served");
     }

@@ -884,9 +884,9 @@ fn review_cmd(dir: &Path) -> Result<i32> {
 }
 
 /// A quarantined report: a regular file (not followed through a link), at
-/// most 64 MiB, that parses as a Canary report.
+/// most [`crate::report::FILE_MAX`] bytes, that parses as a Canary report.
 fn read_held_report(path: &Path) -> std::result::Result<Report, String> {
-    const MAX: u64 = 64 << 20;
+    const MAX: u64 = crate::report::FILE_MAX;
     let f = crate::util::open_regular_file(path).map_err(|e| {
         format!("not a regular file that can be opened (a link, pipe or device is not read): {e}")
     })?;

@@ -73,7 +73,8 @@ pub fn launched_paths(path: &str, data: &[u8]) -> Vec<String> {
     let runners_count = !super::unread::tests_or_docs(path);
     let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
     let root = path.split_once('/').map_or("", |(r, _)| r);
-    let mut found_calls: Vec<(Call, &[u8])> = Vec::new();
+    // Each call with its argument list, and that list split at its commas.
+    let mut found_calls = Vec::new();
     // Each `(` preceded by a whole name (spaces between allowed): cheaper
     // than a search for the names, which are common words (`run`, `call`).
     for open in memchr::memchr_iter(b'(', data) {
@@ -96,14 +97,14 @@ pub fn launched_paths(path: &str, data: &[u8]) -> Vec<String> {
             _ => Call::Program,
         };
         if let Some(arg) = call_argument(&data[open + 1..]) {
-            found_calls.push((call, arg));
+            found_calls.push((call, arg, split_arguments(arg)));
         }
     }
     // Paths held in names (`const p = path.join(…); require(p)`): what the
     // file assigns to each name an argument is, read as that argument.
     let names: std::collections::HashSet<&[u8]> = found_calls
         .iter()
-        .flat_map(|&(call, arg)| named_arguments(call, arg).into_iter().map(|(_, n)| n))
+        .flat_map(|(call, _, args)| named_arguments(*call, args).into_iter().map(|(_, n)| n))
         .collect();
     let held = if names.is_empty() {
         Default::default()
@@ -115,13 +116,14 @@ pub fn launched_paths(path: &str, data: &[u8]) -> Vec<String> {
     // Each argument list read once, whichever calls repeat it.
     let mut read: std::collections::HashSet<(Call, std::borrow::Cow<[u8]>)> = Default::default();
     let mut held_readings = 0;
-    for (call, arg) in found_calls {
+    for (call, arg, args) in &found_calls {
+        let (call, arg) = (*call, *arg);
         if !read.insert((call, arg.into())) {
             continue;
         }
         let mut variants = vec![std::borrow::Cow::Borrowed(arg)];
         if held_readings < MAX_HELD_READINGS {
-            for v in with_held_values(call, arg, &held) {
+            for v in with_held_values(call, args, &held) {
                 if read.insert((call, v.clone().into())) {
                     held_readings += 1;
                     variants.push(v.into());
@@ -151,10 +153,10 @@ pub fn launched_paths(path: &str, data: &[u8]) -> Vec<String> {
 /// The arguments of a call that are a bare name (`p`, not `p.x` or
 /// `f(p)`), by position: the first for a loader (the file it runs), each
 /// for a process runner (`[sys.executable, script]`).
-fn named_arguments(call: Call, arg: &[u8]) -> Vec<(usize, &[u8])> {
-    let args = split_arguments(arg);
+fn named_arguments<'a>(call: Call, args: &[&'a [u8]]) -> Vec<(usize, &'a [u8])> {
     let take = if call == Call::Program { args.len() } else { 1 };
-    args.into_iter()
+    args.iter()
+        .copied()
         .take(take)
         .enumerate()
         .filter(|(_, a)| is_bare_name(a))
@@ -171,16 +173,11 @@ fn is_bare_name(a: &[u8]) -> bool {
 /// replacement once (at most [`MAX_HELD_VARIANTS`] a call).
 fn with_held_values(
     call: Call,
-    arg: &[u8],
+    args: &[&[u8]],
     held: &std::collections::HashMap<&[u8], Vec<&[u8]>>,
 ) -> Vec<Vec<u8>> {
-    let named = named_arguments(call, arg);
-    if named.is_empty() {
-        return Vec::new();
-    }
-    let args = split_arguments(arg);
     let mut out = Vec::new();
-    for (at, name) in named {
+    for (at, name) in named_arguments(call, args) {
         for value in held.get(name).into_iter().flatten() {
             if out.len() == MAX_HELD_VARIANTS {
                 return out;
@@ -256,15 +253,27 @@ fn assignments<'a>(
 /// was not opened (the end of a default argument); `None` when none comes
 /// within 512 bytes (a value that long is not a path).
 fn statement_value(rest: &[u8]) -> Option<&[u8]> {
+    match end_outside(rest, b";,\n") {
+        Some(i) => Some(trim_brackets(&rest[..i])),
+        None => (rest.len() <= 512).then(|| trim_brackets(rest)),
+    }
+}
+
+/// Where the code at the start of `rest` ends: the index of the first byte,
+/// outside string literals and the brackets opened in `rest`, that closes
+/// a bracket `rest` did not open or is one of `ends`; `None` when none
+/// comes within 512 bytes. What [`call_argument`] and [`statement_value`]
+/// read with.
+fn end_outside(rest: &[u8], ends: &[u8]) -> Option<usize> {
     let end = rest.len().min(512);
     let mut depth = 0usize;
     let mut i = 0;
     while i < end {
         match rest[i] {
             b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' if depth == 0 => return Some(trim_brackets(&rest[..i])),
+            b')' | b']' | b'}' if depth == 0 => return Some(i),
             b')' | b']' | b'}' => depth -= 1,
-            b';' | b',' | b'\n' if depth == 0 => return Some(trim_brackets(&rest[..i])),
+            b if depth == 0 && ends.contains(&b) => return Some(i),
             q @ (b'\'' | b'"' | b'`') => {
                 i += 1;
                 while i < end && rest[i] != q {
@@ -275,7 +284,7 @@ fn statement_value(rest: &[u8]) -> Option<&[u8]> {
         }
         i += 1;
     }
-    (rest.len() <= 512).then(|| trim_brackets(rest))
+    None
 }
 
 /// The names of Node's calls that load or run a file.
@@ -332,29 +341,8 @@ const PY_CALLS: &[&[u8]] = &[
 /// closing `)`, skipping parentheses inside string literals; `None` when
 /// it does not close within 512 bytes.
 fn call_argument(after_open: &[u8]) -> Option<&[u8]> {
-    let mut depth = 1usize;
-    let mut i = 0;
-    let end = after_open.len().min(512);
-    while i < end {
-        match after_open[i] {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return (after_open[i] == b')').then(|| &after_open[..i]);
-                }
-            }
-            q @ (b'\'' | b'"' | b'`') => {
-                i += 1;
-                while i < end && after_open[i] != q {
-                    i += if after_open[i] == b'\\' { 2 } else { 1 };
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    None
+    let close = end_outside(after_open, b"")?;
+    (after_open[close] == b')').then(|| &after_open[..close])
 }
 
 /// The paths an argument list spells: (from the calling file's folder,

@@ -12,6 +12,11 @@ use serde::{Deserialize, Serialize};
 
 pub const SCHEMA: &str = "canary.report/v1";
 
+/// The largest report file Canary reads back (a cache entry, a quarantined
+/// report): its reports are a few KB (the largest of the real packages' is
+/// 6 KB), and a file the size of the disk must not be read into memory.
+pub const FILE_MAX: u64 = 64 << 20;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Decision {
