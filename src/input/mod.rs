@@ -12,6 +12,7 @@ pub mod code;
 pub mod collection;
 pub mod fetched;
 pub mod launched;
+pub mod metadata;
 pub mod placement;
 pub mod render;
 pub mod spying;

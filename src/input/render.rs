@@ -1060,7 +1060,9 @@ impl HiddenCode {
     /// `eval(fs.readFileSync('docs/notes.md'))` whose notes became a
     /// stealer was allowed on the notes' score as a document (0.00014), and
     /// an unchanged `postinstall` ran changed code.
-    fn add_unchanged(&mut self, same: HiddenCode, changed: &[Member]) {
+    ///
+    /// `base` holds the base's members that `changed` replaced or removed.
+    fn add_unchanged(&mut self, same: HiddenCode, changed: &[Member], base: &[Member]) {
         if changed.is_empty() {
             return;
         }
@@ -1072,9 +1074,21 @@ impl HiddenCode {
         );
         // Text read as code by the veto is judged there; documents, data
         // and binary files are not, and an unchanged line may run them.
+        // Not the metadata's version bump, which every release makes and
+        // which adds no text that could be code ([`super::metadata`]).
+        let was: std::collections::HashMap<&str, &[u8]> = base
+            .iter()
+            .map(|m| (m.path.as_str(), &m.data[..]))
+            .collect();
+        let bumped = |m: &Member| {
+            was.get(m.path.as_str()).is_some_and(|old| {
+                super::metadata::only_version_fields_changed(&m.path, old, &m.data)
+            })
+        };
         let altered: Vec<String> = changed
             .iter()
             .filter(|m| is_inert(&m.path) || is_binary(&m.data))
+            .filter(|m| !bumped(m))
             .map(|m| m.path.clone())
             .collect();
         if !same.unread.is_empty() && !altered.is_empty() {
@@ -2078,7 +2092,8 @@ pub fn render_package_mode(
     let mut hidden = HiddenCode::for_package(path);
     if mode == RenderMode::Scan {
         new.members.iter().for_each(|m| hidden.look_at(m));
-        hidden.add_unchanged(same, &new.members);
+        let base_members = old.as_ref().map_or(&[][..], |p| &p.members[..]);
+        hidden.add_unchanged(same, &new.members, base_members);
         hidden.count_tests_if_opened();
         // A requirement file may be left as it was while a changed
         // manifest starts to name it: its lines become requirements all

@@ -119,7 +119,27 @@ pub fn scan_path_json_under(c: &Canary, config: &Path, path: &Path) -> (Output, 
 /// `canary scan --local-only --no-cache --format json --base BASE NEW`
 /// on its own: the exit status and the one report.
 pub fn scan_diff_json(c: &Canary, base: &Path, new: &Path) -> (Output, serde_json::Value) {
-    let o = c.run(&[
+    scan_diff_json_with(c, &[], base, new)
+}
+
+/// [`scan_diff_json`] under `--config CONFIG`.
+pub fn scan_diff_json_under(
+    c: &Canary,
+    config: &Path,
+    base: &Path,
+    new: &Path,
+) -> (Output, serde_json::Value) {
+    scan_diff_json_with(c, &["--config", config.to_str().unwrap()], base, new)
+}
+
+fn scan_diff_json_with(
+    c: &Canary,
+    global: &[&str],
+    base: &Path,
+    new: &Path,
+) -> (Output, serde_json::Value) {
+    let mut args = global.to_vec();
+    args.extend([
         "scan",
         "--local-only",
         "--no-cache",
@@ -129,6 +149,7 @@ pub fn scan_diff_json(c: &Canary, base: &Path, new: &Path) -> (Output, serde_jso
         base.to_str().unwrap(),
         new.to_str().unwrap(),
     ]);
+    let o = c.run(&args);
     let r = json(&o);
     (o, r)
 }

@@ -3,8 +3,8 @@
 use std::io::Write;
 
 use crate::{
-    code, exit_of, fixture, json, jsonl, scan_diff_json, scan_local_json, scan_path_json,
-    scan_path_json_under, timeless, Canary,
+    code, exit_of, fixture, json, jsonl, scan_diff_json, scan_diff_json_under, scan_local_json,
+    scan_path_json, scan_path_json_under, timeless, Canary,
 };
 
 type TarGz = tar::Builder<flate2::write::GzEncoder<Vec<u8>>>;
@@ -2693,6 +2693,77 @@ fn a_version_diff_is_judged_with_what_its_unchanged_code_runs() {
     );
     let (o, r) = scan_diff_json(&c, &base, &new);
     assert_reason(&o, &r, (0, "precheck-harmless"));
+}
+
+/// Every release changes its metadata's `Version:` line, and the metadata
+/// is a document to the pre-check; counted as a document the change
+/// altered, it kept every upgrade of a package with an unchanged line that
+/// runs text it does not hold from being allowed (rich 14.3.4 → 15.0.0,
+/// for `marshal.loads` in `rich/style.py`). A metadata change that only
+/// drops header lines and sets `Version`, `Metadata-Version` or
+/// `Requires-Python` no longer counts; one that adds any other text does.
+#[test]
+fn a_metadata_version_bump_is_not_text_unchanged_code_may_run() {
+    let c = Canary::new();
+    let lax = lax_config(&c);
+    let init: &[u8] = b"import marshal\n\n\ndef load(blob):\n    return marshal.loads(blob)\n";
+    let sdist = |name: &str, version: &str, info: &str, core: &str| {
+        let root = format!("mini-{version}");
+        let files = [
+            (format!("{root}/PKG-INFO"), info.as_bytes()),
+            (format!("{root}/mini/__init__.py"), init),
+            (format!("{root}/mini/core.py"), core.as_bytes()),
+        ];
+        let members: Vec<(&str, &[u8])> = files.iter().map(|(p, d)| (p.as_str(), *d)).collect();
+        let p = c.dir.path().join(name);
+        std::fs::write(&p, tar_gz(&members, false)).unwrap();
+        p
+    };
+    let info = |version: &str, python: &str, classifiers: &str, more: &str, body: &str| {
+        format!(
+            "Metadata-Version: 2.1\nName: mini\nVersion: {version}\nRequires-Python: >={python}\n{classifiers}{more}\n{body}"
+        )
+    };
+    let both = "Classifier: Programming Language :: Python :: 3.8\nClassifier: Programming Language :: Python :: 3.9\n";
+    let one = "Classifier: Programming Language :: Python :: 3.9\n";
+    let body = "A small package.\n";
+    let core = |n: u8| format!("def add(a, b):\n    return a + b + {n}\n");
+    let base = sdist(
+        "mini-1.0.tar.gz",
+        "1.0",
+        &info("1.0", "3.8", both, "", body),
+        &core(0),
+    );
+    let diff = |new: &std::path::Path| scan_diff_json_under(&c, &lax, &base, new);
+    let bump = sdist(
+        "mini-1.1.tar.gz",
+        "1.1",
+        &info("1.1", "3.9", one, "", body),
+        &core(1),
+    );
+    let (o, r) = diff(&bump);
+    assert_reason(&o, &r, (0, "precheck-harmless"));
+    for (name, info) in [
+        (
+            "summary",
+            info("1.1", "3.9", one, "Summary: load(blob)\n", body),
+        ),
+        (
+            "body",
+            info("1.1", "3.9", one, "", "A small package. Now faster.\n"),
+        ),
+    ] {
+        let new = sdist(&format!("{name}-1.1.tar.gz"), "1.1", &info, &core(1));
+        let (o, r) = diff(&new);
+        assert_reason(&o, &r, (2, "inconclusive"));
+        let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+        assert!(
+            note.contains(
+                "1 unchanged code file(s) run code they do not hold (mini/__init__.py:5)"
+            ) && note.contains("not as code (PKG-INFO)"),
+            "{name}: {note}"
+        );
+    }
 }
 
 /// Installing a package that runs its code (npm's `postinstall`, or a
