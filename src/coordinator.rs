@@ -338,7 +338,7 @@ impl Coordinator {
                         Some(c) if b == Band::Harmful => s = c,
                         _ => {
                             note = Some(format!(
-                                "harmful score {:.4} only on documentation, data or test files; no slice holding code reaches harmful-at {:.4}: lowered to uncertain",
+                                "harmful score {:.4} only on documentation, data or test files, or files a wheel installs under the environment's share/ folder; no slice holding code reaches harmful-at {:.4}: lowered to uncertain",
                                 s.score, t.harmful_at
                             ))
                         }

@@ -252,9 +252,15 @@ impl Input {
         }
     }
 
-    /// Whether `span` of the text may hold code: true for plain inputs (no
-    /// sections) and for any span that touches a section whose file is not
-    /// documentation, data or a test sample ([`render::is_inert`]).
+    /// Whether `span` of the text may hold code that installing, importing
+    /// or building the package runs: true for plain inputs (no sections)
+    /// and for any span that touches a section whose file is not
+    /// documentation, data or a test sample ([`render::is_inert`]) nor a
+    /// wheel's file for the environment's `share/` folder
+    /// ([`placement::in_shared_data`]: JupyterLab's minified browser
+    /// bundles, whose upgrade 4.6.5 → 4.6.6 scored 0.99978 in one slice,
+    /// past harmful-at, while the whole wheel's slices of the same files
+    /// peaked at 0.95).
     pub fn span_holds_code(&self, span: crate::report::Span) -> bool {
         if self.sections.is_empty() {
             return true;
@@ -263,7 +269,7 @@ impl Input {
             return true;
         }
         self.sections_touching(span)
-            .any(|(_, _, path)| !render::is_inert(path))
+            .any(|(_, _, path)| !render::is_inert(path) && !placement::in_shared_data(path))
     }
 
     /// The sections `span` touches, as (start, end, path) in text order; an
@@ -564,6 +570,14 @@ mod tests {
         assert!(!i.span_holds_code(sp(100, 300)));
         assert!(!i.span_holds_code(sp(150, 250)));
         assert!(!i.span_holds_code(sp(250, 250)));
+        // A wheel's file for the environment's share/ folder, beside its
+        // own module.
+        i.sections = vec![
+            (0, "a-1.data/data/share/a/b.js".into()),
+            (100, "a/b.js".into()),
+        ];
+        assert!(!i.span_holds_code(sp(0, 90)));
+        assert!(i.span_holds_code(sp(50, 150)));
         // Plain inputs have no sections: always code.
         i.sections.clear();
         assert!(i.span_holds_code(sp(150, 250)));

@@ -93,6 +93,19 @@ fn destination(path: &str) -> Destination<'_> {
     }
 }
 
+/// Whether pip installs the wheel member at `path` under the environment's
+/// `share/` folder (`NAME.data/data/share/…`): data for other programs
+/// (JupyterLab's browser bundles, man pages, icons), which installing,
+/// importing or building the package never runs.
+pub fn in_shared_data(path: &str) -> bool {
+    match destination(path) {
+        Destination::Prefix(p) => p
+            .split_once('/')
+            .is_some_and(|(top, rest)| top.eq_ignore_ascii_case("share") && !rest.is_empty()),
+        _ => false,
+    }
+}
+
 /// What installing the wheel member at `path` (with content `data`) does
 /// besides adding a file of the package's own, if anything. Names are
 /// compared without case: on Windows and macOS `Pip.conf` is `pip.conf`.
@@ -502,6 +515,27 @@ mod tests {
             in_wheel(path, data.as_bytes()),
             Some(Placement::RunsByItself(_))
         )
+    }
+
+    #[test]
+    fn only_a_wheel_s_files_for_the_environment_s_share_folder_are_shared_data() {
+        for path in [
+            "a-1.data/data/share/jupyter/lab/static/1.js",
+            "a-1.data/data/Share/x.js",
+        ] {
+            assert!(in_shared_data(path), "{path}");
+        }
+        for path in [
+            "a-1.data/data/share",
+            "a-1.data/data/lib/python3.12/site-packages/x.py",
+            "a-1.data/data/etc/conda/activate.d/x.sh",
+            "a-1.data/purelib/share/x.js",
+            "a-1.data/scripts/share/x",
+            "share/x.js",
+            "a/share/x.js",
+        ] {
+            assert!(!in_shared_data(path), "{path}");
+        }
     }
 
     #[test]

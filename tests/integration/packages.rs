@@ -2917,6 +2917,65 @@ fn a_wheel_that_replaces_the_environment_s_files_is_not_cleared() {
     }
 }
 
+/// A wheel's `NAME.data/data/share/` files go to the environment's
+/// `share/` folder: data for other programs, which installing, importing
+/// or building the package never runs. A harmful score earned only by
+/// slices of such files is lowered to uncertain (still blocked, as
+/// inconclusive), as one earned only by documentation is: JupyterLab's
+/// upgrade 4.6.5 → 4.6.6 was blocked as harmful on one slice of its
+/// minified browser bundles there (0.99978), while the whole wheel's
+/// slices of the same files peaked at 0.95. colour_tools' payload as a
+/// wheel's module is harmful; the same file under `share/` is
+/// inconclusive.
+#[test]
+fn a_harmful_score_only_on_a_wheel_s_shared_data_is_lowered_to_uncertain() {
+    let c = Canary::new();
+    let fixture_wheel = std::fs::File::open(fixture(
+        "packages/malicious/colour_tools-0.3.0-py3-none-any.whl",
+    ))
+    .unwrap();
+    let mut payload = Vec::new();
+    std::io::Read::read_to_end(
+        &mut zip::ZipArchive::new(fixture_wheel)
+            .unwrap()
+            .by_name("colour_tools/__init__.py")
+            .unwrap(),
+        &mut payload,
+    )
+    .unwrap();
+    let wheel = |name: &str, at: &str| {
+        let mut z = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        let opts = zip::write::SimpleFileOptions::default();
+        for (path, data) in [
+            (at, payload.as_slice()),
+            (
+                "colour-1.0.dist-info/METADATA",
+                b"Metadata-Version: 2.1\nName: colour\nVersion: 1.0\n",
+            ),
+            (
+                "colour-1.0.dist-info/WHEEL",
+                b"Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+            ),
+        ] {
+            z.start_file(path, opts).unwrap();
+            z.write_all(data).unwrap();
+        }
+        let p = c.dir.path().join(name);
+        std::fs::write(&p, z.finish().unwrap().into_inner()).unwrap();
+        p
+    };
+    let (o, r) = scan_path_json(&c, &wheel("module.whl", "colour/colour.py"));
+    assert_reason(&o, &r, (1, "precheck-harmful"));
+    let shared = wheel("shared.whl", "colour-1.0.data/data/share/colour/colour.py");
+    let (o, r) = scan_path_json(&c, &shared);
+    assert_reason(&o, &r, (2, "inconclusive"));
+    let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+    assert!(
+        note.contains("or files a wheel installs under the environment's share/ folder"),
+        "{note}"
+    );
+}
+
 /// A tiny sdist (`tinypkg-1.0`) whose `setup.py` adds `extra` inside
 /// `setup(...)`, with `files` beside it, written as `name`.
 fn tinypkg_sdist(
