@@ -63,7 +63,8 @@ pub const MAX_SETTINGS_BYTES: u64 = 1 << 20;
 
 /// Everything `reader` yields if that is at most `cap` bytes, `None` if it
 /// yields more (reading stops one byte past the cap): how inputs,
-/// settings and quarantined reports that Canary reads whole are bounded.
+/// settings and the reports Canary reads back (cache entries, quarantined
+/// reports) are bounded when read whole.
 pub fn read_at_most(reader: impl std::io::Read, cap: u64) -> std::io::Result<Option<Vec<u8>>> {
     use std::io::Read;
     let mut buf = Vec::new();

@@ -1076,24 +1076,23 @@ impl HiddenCode {
         // and binary files are not, and an unchanged line may run them.
         // Not the metadata's version bump, which every release makes and
         // which adds no text that could be code ([`super::metadata`]).
-        let was: std::collections::HashMap<&str, &[u8]> = base
-            .iter()
-            .map(|m| (m.path.as_str(), &m.data[..]))
-            .collect();
-        let bumped = |m: &Member| {
-            was.get(m.path.as_str()).is_some_and(|old| {
-                super::metadata::only_version_fields_changed(&m.path, old, &m.data)
-            })
-        };
-        let altered: Vec<String> = changed
-            .iter()
-            .filter(|m| is_inert(&m.path) || is_binary(&m.data))
-            .filter(|m| !bumped(m))
-            .map(|m| m.path.clone())
-            .collect();
-        if !same.unread.is_empty() && !altered.is_empty() {
-            self.unread_unchanged = same.unread;
-            self.altered_unread = altered;
+        if !same.unread.is_empty() {
+            let bumped = |m: &Member| {
+                super::metadata::is_core_metadata(&m.path)
+                    && base.iter().find(|b| b.path == m.path).is_some_and(|old| {
+                        super::metadata::only_version_fields_changed(&m.path, &old.data, &m.data)
+                    })
+            };
+            let altered: Vec<String> = changed
+                .iter()
+                .filter(|m| is_inert(&m.path) || is_binary(&m.data))
+                .filter(|m| !bumped(m))
+                .map(|m| m.path.clone())
+                .collect();
+            if !altered.is_empty() {
+                self.unread_unchanged = same.unread;
+                self.altered_unread = altered;
+            }
         }
         // An unchanged package.json or script that makes Node run a
         // changed file named as documentation or data: `runs_as_js` keeps

@@ -765,11 +765,7 @@ fn lexicon_branches(pattern: &str) -> Vec<&str> {
 /// A pattern of the lexicon parsed as [`lexicon_syntax`] says.
 #[cfg(test)]
 fn parse_lexicon(pattern: &str) -> regex_syntax::hir::Hir {
-    regex_syntax::ParserBuilder::new()
-        .unicode(false)
-        .utf8(false)
-        .build()
-        .parse(pattern)
+    regex_automata::util::syntax::parse_with(pattern, &lexicon_syntax())
         .expect("capability lexicon parses")
 }
 

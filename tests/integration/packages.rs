@@ -2808,8 +2808,6 @@ fn install_time_code_is_not_allowed_on_scores_alone() {
 /// is-number's files as a wheel (`is_number/...` and a `.dist-info`), with
 /// `added` members after them, written as `name` in the test's folder.
 fn is_number_wheel(c: &Canary, name: &str, added: &[(&str, &[u8])]) -> std::path::PathBuf {
-    let mut z = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    let opts = zip::write::SimpleFileOptions::default();
     let members = tgz_members("packages/benign/is-number-7.0.0.tgz");
     let own = members
         .iter()
@@ -2825,8 +2823,20 @@ fn is_number_wheel(c: &Canary, name: &str, added: &[(&str, &[u8])]) -> std::path
         ),
     ];
     let added = added.iter().map(|(p, d)| (p.to_string(), *d));
-    for (path, data) in own.chain(info).chain(added) {
-        z.start_file(path, opts).unwrap();
+    zip_file(c, name, own.chain(info).chain(added))
+}
+
+/// A zip of `members` (path, bytes), in order, written as `name` in the
+/// test's folder.
+fn zip_file<'a, P: AsRef<str>>(
+    c: &Canary,
+    name: &str,
+    members: impl IntoIterator<Item = (P, &'a [u8])>,
+) -> std::path::PathBuf {
+    let mut z = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let opts = zip::write::SimpleFileOptions::default();
+    for (path, data) in members {
+        z.start_file(path.as_ref(), opts).unwrap();
         z.write_all(data).unwrap();
     }
     let p = c.dir.path().join(name);
@@ -2944,10 +2954,8 @@ fn a_harmful_score_only_on_a_wheel_s_shared_data_is_lowered_to_uncertain() {
     )
     .unwrap();
     let wheel = |name: &str, at: &str| {
-        let mut z = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-        let opts = zip::write::SimpleFileOptions::default();
-        for (path, data) in [
-            (at, payload.as_slice()),
+        let members: [(&str, &[u8]); 3] = [
+            (at, &payload),
             (
                 "colour-1.0.dist-info/METADATA",
                 b"Metadata-Version: 2.1\nName: colour\nVersion: 1.0\n",
@@ -2956,13 +2964,8 @@ fn a_harmful_score_only_on_a_wheel_s_shared_data_is_lowered_to_uncertain() {
                 "colour-1.0.dist-info/WHEEL",
                 b"Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
             ),
-        ] {
-            z.start_file(path, opts).unwrap();
-            z.write_all(data).unwrap();
-        }
-        let p = c.dir.path().join(name);
-        std::fs::write(&p, z.finish().unwrap().into_inner()).unwrap();
-        p
+        ];
+        zip_file(&c, name, members)
     };
     let (o, r) = scan_path_json(&c, &wheel("module.whl", "colour/colour.py"));
     assert_reason(&o, &r, (1, "precheck-harmful"));
