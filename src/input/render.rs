@@ -25,6 +25,7 @@ use super::archive::{
     Package,
 };
 use super::placement::Placement;
+use super::versions::WheelFolders;
 use super::{Input, InputKind, Text, NOT_A_FILE};
 use crate::config::Limits;
 use crate::util::sha256_hex;
@@ -1062,7 +1063,13 @@ impl HiddenCode {
     /// an unchanged `postinstall` ran changed code.
     ///
     /// `base` holds the base's members that `changed` replaced or removed.
-    fn add_unchanged(&mut self, same: HiddenCode, changed: &[Member], base: &[Member]) {
+    fn add_unchanged(
+        &mut self,
+        same: HiddenCode,
+        changed: &[Member],
+        base: &[Member],
+        folders: &WheelFolders,
+    ) {
         if changed.is_empty() {
             return;
         }
@@ -1079,9 +1086,14 @@ impl HiddenCode {
         if !same.unread.is_empty() {
             let bumped = |m: &Member| {
                 super::metadata::is_core_metadata(&m.path)
-                    && base.iter().find(|b| b.path == m.path).is_some_and(|old| {
-                        super::metadata::only_version_fields_changed(&m.path, &old.data, &m.data)
-                    })
+                    && base
+                        .iter()
+                        .find(|b| folders.key(&b.path) == m.path)
+                        .is_some_and(|old| {
+                            super::metadata::only_version_fields_changed(
+                                &m.path, &old.data, &m.data,
+                            )
+                        })
             };
             let altered: Vec<String> = changed
                 .iter()
@@ -1616,8 +1628,24 @@ pub struct Rendered {
 /// packages by value: each chunk of members is dropped as soon as it is
 /// rendered, so peak memory is about the package or the text, not both.
 pub fn render(base: Option<Package>, new: Package, mode: RenderMode) -> Rendered {
+    render_paired(base, new, mode, &WheelFolders::default())
+}
+
+/// [`render`], with a base member paired to the new member at the path
+/// `folders` gives it.
+fn render_paired(
+    base: Option<Package>,
+    new: Package,
+    mode: RenderMode,
+    folders: &WheelFolders,
+) -> Rendered {
     let mut old_by_path: std::collections::HashMap<String, Member> = base
-        .map(|b| b.members.into_iter().map(|m| (m.path.clone(), m)).collect())
+        .map(|b| {
+            b.members
+                .into_iter()
+                .map(|m| (folders.key(&m.path).into_owned(), m))
+                .collect()
+        })
         .unwrap_or_default();
     type File = (String, Option<Member>, Option<Member>);
     let mut files: Vec<File> = new
@@ -1960,6 +1988,7 @@ impl Unchanged {
         mut old: std::collections::HashMap<String, Member>,
         has_base: bool,
         mode: RenderMode,
+        folders: &WheelFolders,
     ) -> (
         Option<Package>,
         Option<Package>,
@@ -1975,7 +2004,7 @@ impl Unchanged {
                     path,
                     data: o.data.clone(),
                 });
-                old.insert(o.path.clone(), o);
+                old.insert(folders.key(&o.path).into_owned(), o);
             }
         }
         let unchanged = self
@@ -2049,11 +2078,19 @@ pub fn render_package_mode(
             (Some(s), Some(r.map(|p| normalise(p, mode))))
         }
     };
+    // A wheel's own folders are named after its release: paired, so that
+    // its metadata renders as changed lines.
+    let folders = match (base, &old) {
+        (Some(b), Some(Ok(p))) => {
+            WheelFolders::between(b, path, p.members.iter().map(|m| m.path.as_str()))
+        }
+        _ => WheelFolders::default(),
+    };
     let (mut old_by_path, old_notes) = match old {
         Some(Ok(p)) => (
             p.members
                 .into_iter()
-                .map(|m| (m.path.clone(), m))
+                .map(|m| (folders.key(&m.path).into_owned(), m))
                 .collect::<std::collections::HashMap<String, Member>>(),
             Some(Ok(p.notes)),
         ),
@@ -2080,7 +2117,8 @@ pub fn render_package_mode(
         RenderMode::Scan => split.hidden(),
         RenderMode::Corpus => HiddenCode::default(),
     };
-    let (new, old, opaque_change, unchanged) = split.finish(new, old_by_path, base.is_some(), mode);
+    let (new, old, opaque_change, unchanged) =
+        split.finish(new, old_by_path, base.is_some(), mode, &folders);
     if new.is_none() {
         return fail(
             format!("{source}: the package holds no regular files"),
@@ -2092,7 +2130,7 @@ pub fn render_package_mode(
     if mode == RenderMode::Scan {
         new.members.iter().for_each(|m| hidden.look_at(m));
         let base_members = old.as_ref().map_or(&[][..], |p| &p.members[..]);
-        hidden.add_unchanged(same, &new.members, base_members);
+        hidden.add_unchanged(same, &new.members, base_members, &folders);
         hidden.count_tests_if_opened();
         // A requirement file may be left as it was while a changed
         // manifest starts to name it: its lines become requirements all
@@ -2107,7 +2145,7 @@ pub fn render_package_mode(
         hidden.sort();
     }
     drop(unchanged);
-    let r = render(old, new, mode);
+    let r = render_paired(old, new, mode, &folders);
     let empty = base.is_some() && r.text.is_empty();
     if let Some(b) = base {
         notes.push(format!("rendered as the change from {}", b.display()));

@@ -124,9 +124,203 @@ pub fn base_for<'a>(new: &Release, accepted: &'a [Release]) -> Option<&'a Releas
         .max_by(|a, b| a.release.cmp(&b.release).then(b.path.cmp(&a.path)))
 }
 
+/// The folders a wheel names after its own release (`NAME-VERSION.dist-info`
+/// and `NAME-VERSION.data`), paired across two releases of one project, so
+/// that a version diff shows `METADATA` or a script under `.data/scripts`
+/// as changed, not as one file deleted and another added: unchanged
+/// licences then render nothing, and the change is the lines that changed.
+///
+/// Pairing renames nothing: [`key`](Self::key) gives the path a base
+/// member would have in the new release, to look it up by, and the member
+/// keeps its own path for the diff's `--- a/` line. It pairs only when both
+/// files are named as wheels of one project, the base holds exactly one
+/// `.dist-info` folder of that project, and no base path already lies
+/// under a folder of the new release (else two base members would share a
+/// key, and one would be lost). When the new wheel's folders are not named
+/// as its file is, nothing pairs, and the folders render deleted and added
+/// as before.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WheelFolders {
+    /// (the base's folder, the new release's), each with its trailing `/`.
+    pairs: Vec<(String, String)>,
+}
+
+impl WheelFolders {
+    /// The pairing between a base wheel at `base` holding `base_paths`
+    /// (root-stripped, as rendered) and a new wheel at `new`; empty when
+    /// either is not a wheel of the same project.
+    pub fn between<'a>(
+        base: &Path,
+        new: &Path,
+        base_paths: impl Iterator<Item = &'a str> + Clone,
+    ) -> Self {
+        let (Some((old_name, _)), Some((new_name, new_version))) =
+            (wheel_name_version(base), wheel_name_version(new))
+        else {
+            return Self::default();
+        };
+        if normalise(old_name) != normalise(new_name) {
+            return Self::default();
+        }
+        let mut info: Vec<&str> = base_paths
+            .clone()
+            .filter_map(|p| p.split_once('/').map(|(top, _)| top))
+            .filter(|top| {
+                top.strip_suffix(".dist-info")
+                    .and_then(|stem| stem.split_once('-'))
+                    .is_some_and(|(name, _)| normalise(name) == normalise(new_name))
+            })
+            .collect();
+        info.sort_unstable();
+        info.dedup();
+        let [old_info] = info[..] else {
+            return Self::default();
+        };
+        let old_stem = &old_info[..old_info.len() - ".dist-info".len()];
+        let new_stem = format!("{new_name}-{new_version}");
+        if old_stem == new_stem {
+            return Self::default();
+        }
+        let pairs: Vec<(String, String)> = [".dist-info/", ".data/"]
+            .iter()
+            .map(|suffix| (format!("{old_stem}{suffix}"), format!("{new_stem}{suffix}")))
+            .collect();
+        if base_paths
+            .into_iter()
+            .any(|p| pairs.iter().any(|(_, to)| p.starts_with(to.as_str())))
+        {
+            return Self::default();
+        }
+        Self { pairs }
+    }
+
+    /// The path a base member is looked up by among the new release's.
+    pub fn key<'a>(&self, base_path: &'a str) -> std::borrow::Cow<'a, str> {
+        for (from, to) in &self.pairs {
+            if let Some(rest) = base_path.strip_prefix(from.as_str()) {
+                return format!("{to}{rest}").into();
+            }
+        }
+        base_path.into()
+    }
+}
+
+/// A wheel file's name and version as its name writes them (`Foo_Bar`,
+/// `1.2.0`), which is how the wheel's own folders are named.
+fn wheel_name_version(path: &Path) -> Option<(&str, &str)> {
+    let stem = path.file_name()?.to_str()?.strip_suffix(".whl")?;
+    let parts: Vec<&str> = stem.split('-').collect();
+    if parts.len() != 5 && parts.len() != 6 {
+        return None;
+    }
+    Some((parts[0], parts[1])).filter(|(n, v)| !n.is_empty() && !v.is_empty())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn folders(base: &str, new: &str, paths: &[&str]) -> WheelFolders {
+        WheelFolders::between(Path::new(base), Path::new(new), paths.iter().copied())
+    }
+
+    #[test]
+    fn a_wheel_s_own_folders_pair_across_releases() {
+        let base = [
+            "foo/__init__.py",
+            "foo-1.0.dist-info/METADATA",
+            "foo-1.0.data/scripts/foo",
+        ];
+        let f = folders(
+            "d/foo-1.0-py3-none-any.whl",
+            "foo-1.1-py3-none-any.whl",
+            &base,
+        );
+        assert_eq!(
+            f.key("foo-1.0.dist-info/METADATA"),
+            "foo-1.1.dist-info/METADATA"
+        );
+        assert_eq!(
+            f.key("foo-1.0.data/scripts/foo"),
+            "foo-1.1.data/scripts/foo"
+        );
+        assert_eq!(f.key("foo/__init__.py"), "foo/__init__.py");
+        // Only a folder at the top: the same name deeper is the package's.
+        assert_eq!(
+            f.key("foo/foo-1.0.dist-info/METADATA"),
+            "foo/foo-1.0.dist-info/METADATA"
+        );
+    }
+
+    #[test]
+    fn wheel_folders_pair_nothing_when_in_doubt() {
+        let base = ["foo/__init__.py", "foo-1.0.dist-info/METADATA"];
+        let none = WheelFolders::default();
+        // Another project, or not two wheels.
+        assert_eq!(
+            folders(
+                "foo-1.0-py3-none-any.whl",
+                "bar-1.1-py3-none-any.whl",
+                &base
+            ),
+            none
+        );
+        assert_eq!(
+            folders("foo-1.0.tar.gz", "foo-1.1-py3-none-any.whl", &base),
+            none
+        );
+        assert_eq!(folders("foo-1.0-py3-none-any.whl", "foo-1.1", &base), none);
+        // Two .dist-info folders of the project: which one pip reads is
+        // not this module's to guess.
+        let two = ["foo-1.0.dist-info/METADATA", "foo-0.9.dist-info/METADATA"];
+        assert_eq!(
+            folders("foo-1.0-py3-none-any.whl", "foo-1.1-py3-none-any.whl", &two),
+            none
+        );
+        // The base already holds the new release's folder: pairing would
+        // give two of its members one key.
+        let clash = ["foo-1.0.dist-info/METADATA", "foo-1.1.dist-info/METADATA"];
+        assert_eq!(
+            folders(
+                "foo-1.0-py3-none-any.whl",
+                "foo-1.1-py3-none-any.whl",
+                &clash
+            ),
+            none
+        );
+        let clash = ["foo-1.0.dist-info/METADATA", "foo-1.1.data/x"];
+        assert_eq!(
+            folders(
+                "foo-1.0-py3-none-any.whl",
+                "foo-1.1-py3-none-any.whl",
+                &clash
+            ),
+            none
+        );
+        // The same release: nothing to pair.
+        assert_eq!(
+            folders(
+                "foo-1.0-py3-none-any.whl",
+                "x/foo-1.0-py3-none-any.whl",
+                &base
+            ),
+            none
+        );
+    }
+
+    #[test]
+    fn wheel_folders_match_projects_as_pypi_does() {
+        let base = ["Foo_Bar-1.0.dist-info/RECORD"];
+        let f = folders(
+            "foo.bar-1.0-py3-none-any.whl",
+            "Foo_Bar-2.0-py3-none-any.whl",
+            &base,
+        );
+        assert_eq!(
+            f.key("Foo_Bar-1.0.dist-info/RECORD"),
+            "Foo_Bar-2.0.dist-info/RECORD"
+        );
+    }
 
     fn rel(name: &str) -> Release {
         parse(Path::new(name)).unwrap_or_else(|| panic!("{name} should parse"))

@@ -2695,6 +2695,83 @@ fn a_version_diff_is_judged_with_what_its_unchanged_code_runs() {
     assert_reason(&o, &r, (0, "precheck-harmless"));
 }
 
+/// A wheel names its metadata and data folders after its release
+/// (`foo-1.0.dist-info`, `foo-1.0.data`), so a version diff of two wheels
+/// showed every file there deleted and added again: 175 slices for
+/// JupyterLab 4.6.5 -> 4.6.6 where 56 hold what changed, and a licence the
+/// release did not touch was the top-scoring slice of most wheel upgrades.
+/// Paired across releases, an unchanged file renders nothing and a changed
+/// one renders as its changed lines under both paths; when the new wheel's
+/// folders are not named as its file, nothing pairs and both show whole.
+#[test]
+fn a_wheel_upgrade_pairs_its_dist_info_and_data_folders() {
+    let c = Canary::new();
+    let wheel = |file: &str, folder: &str, version: &str, script: &str| {
+        let metadata = format!("Metadata-Version: 2.1\nName: foo\nVersion: {version}\n\nFoo.\n");
+        let init = format!("__version__ = \"{version}\"\n");
+        let files = [
+            ("foo/__init__.py".to_string(), init),
+            (format!("{folder}.dist-info/METADATA"), metadata),
+            (
+                format!("{folder}.dist-info/LICENSE"),
+                "MIT License\n".into(),
+            ),
+            (format!("{folder}.data/scripts/foo-run"), script.into()),
+        ];
+        zip_file(
+            &c,
+            file,
+            files.iter().map(|(p, d)| (p.as_str(), d.as_bytes())),
+        )
+    };
+    let script = "#!/bin/sh\nexec python -m foo \"$@\"\n";
+    let base = wheel("foo-1.0-py3-none-any.whl", "foo-1.0", "1.0", script);
+    let render = |new: &std::path::Path| {
+        let o = c.run(&[
+            "render",
+            new.to_str().unwrap(),
+            "--base",
+            base.to_str().unwrap(),
+        ]);
+        assert_eq!(code(&o), 0, "{}", crate::stderr(&o));
+        crate::stdout(&o)
+    };
+    let changed = "#!/bin/sh\nexec python -m foo.cli \"$@\"\n";
+    let text = render(&wheel(
+        "foo-1.1-py3-none-any.whl",
+        "foo-1.1",
+        "1.1",
+        changed,
+    ));
+    for shown in [
+        "--- a/foo-1.0.dist-info/METADATA\n+++ b/foo-1.1.dist-info/METADATA\n",
+        "-Version: 1.0\n+Version: 1.1\n",
+        "--- a/foo-1.0.data/scripts/foo-run\n+++ b/foo-1.1.data/scripts/foo-run\n",
+        "-exec python -m foo \"$@\"\n+exec python -m foo.cli \"$@\"\n",
+        "+__version__ = \"1.1\"\n",
+    ] {
+        assert!(text.contains(shown), "{shown:?} not in:\n{text}");
+    }
+    assert!(
+        !text.contains("LICENSE"),
+        "an unchanged licence renders:\n{text}"
+    );
+    assert!(
+        !text.contains("/dev/null"),
+        "a paired file renders whole:\n{text}"
+    );
+    // Folders not named as the file is: no pairing, nothing lost.
+    let text = render(&wheel("foo-1.1-py3-none-any.whl", "Foo-1.1", "1.1", script));
+    for shown in [
+        "--- a/foo-1.0.dist-info/LICENSE\n+++ /dev/null\n",
+        "+++ b/Foo-1.1.dist-info/LICENSE\n",
+        "--- a/foo-1.0.data/scripts/foo-run\n+++ /dev/null\n",
+        "+++ b/Foo-1.1.data/scripts/foo-run\n",
+    ] {
+        assert!(text.contains(shown), "{shown:?} not in:\n{text}");
+    }
+}
+
 /// Every release changes its metadata's `Version:` line, and the metadata
 /// is a document to the pre-check; counted as a document the change
 /// altered, it kept every upgrade of a package with an unchanged line that
