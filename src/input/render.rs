@@ -219,19 +219,21 @@ fn normalise(mut package: Package, mode: RenderMode) -> Package {
 
 /// [`normalise`] over anything that carries a member path.
 fn normalise_paths<T>(items: &mut Vec<T>, path: impl Fn(&mut T) -> &mut String, mode: RenderMode) {
-    let first: Option<String> = items
-        .first_mut()
-        .and_then(|m| path(m).split_once('/').map(|(a, _)| a.to_string()));
-    if let Some(root) = first {
-        let prefix = format!("{root}/");
-        if items.iter_mut().all(|m| path(m).starts_with(&prefix)) {
-            for m in items.iter_mut() {
-                let p = path(m);
-                *p = p[prefix.len()..].to_string();
-            }
+    if let Some(prefix) = common_root(items.iter_mut().map(|m| &*path(m))) {
+        for m in items.iter_mut() {
+            let p = path(m);
+            *p = p[prefix.len()..].to_string();
         }
     }
     items.retain_mut(|m| !is_dropped(path(m), mode));
+}
+
+/// The single top-level folder (with its `/`) that every path lies under,
+/// which rendering strips; `None` when there is none (a wheel's package and
+/// metadata folders side by side).
+fn common_root<'a>(mut paths: impl Iterator<Item = &'a String>) -> Option<String> {
+    let prefix = format!("{}/", paths.next()?.split_once('/')?.0);
+    paths.all(|p| p.starts_with(&prefix)).then_some(prefix)
 }
 
 /// Whether rendering leaves a (root-stripped) path out: junk, and in corpus
@@ -1920,13 +1922,23 @@ fn release_freed_memory() {}
 /// base's member at its path is set aside (its bytes dropped) as unchanged.
 /// Paths are compared as rendering will name them, with the package's root
 /// folder stripped, and that root is only known for sure at the end, so it
-/// is guessed from the first member; [`Unchanged::finish`] checks the guess
-/// and, when it was wrong, puts every member back as it was read.
+/// is guessed: none when the base had none (a wheel: a root guessed from its
+/// first member failed at the second folder, and every unchanged member of
+/// a wheel upgrade was then judged as changed), else from the first member;
+/// [`Unchanged::finish`] checks the guess and, when it was wrong, puts every
+/// member back as it was read.
 #[derive(Default)]
 struct Unchanged {
+    /// The base's paths share no root folder: guess that the new's do not.
+    base_rootless: bool,
     /// `Some(root)` once the first member arrived (`None` inside: no root).
     root: Option<Option<String>>,
     root_holds: bool,
+    /// With no root guessed: the first member's top folder (`None` inside:
+    /// it has none), and whether a later member lies outside it; the guess
+    /// fails when every member lies under one folder, which rendering strips.
+    first_top: Option<Option<String>>,
+    tops_differ: bool,
     kept: Vec<Member>,
     /// (path as read, the base's equal member).
     same: Vec<(String, Member)>,
@@ -1934,9 +1946,24 @@ struct Unchanged {
 
 impl Unchanged {
     fn take(&mut self, m: Member, old: &mut std::collections::HashMap<String, Member>) {
+        let top = || m.path.split_once('/').map(|(r, _)| format!("{r}/"));
+        if self.base_rootless {
+            let first = self.first_top.get_or_insert_with(top);
+            if first
+                .as_ref()
+                .is_some_and(|t| !m.path.starts_with(t.as_str()))
+            {
+                self.tops_differ = true;
+            }
+        }
+        let base_rootless = self.base_rootless;
         let root = self.root.get_or_insert_with(|| {
             self.root_holds = true;
-            m.path.split_once('/').map(|(r, _)| format!("{r}/"))
+            if base_rootless {
+                None
+            } else {
+                top()
+            }
         });
         let key = match root {
             Some(r) => match m.path.strip_prefix(r.as_str()) {
@@ -1949,11 +1976,22 @@ impl Unchanged {
             None => &m.path,
         };
         if old.get(key).is_some_and(|o| o.data == m.data) {
-            let o = old.remove(key).expect("just found");
+            let mut o = old.remove(key).expect("just found");
+            // Named as the new release names it (a wheel's own folders
+            // are named after its release: `WheelFolders`).
+            if o.path != key {
+                o.path = key.to_string();
+            }
             self.same.push((m.path, o));
         } else {
             self.kept.push(m);
         }
+    }
+
+    /// Whether the root guess held.
+    fn holds(&self) -> bool {
+        self.root_holds
+            && (!self.base_rootless || self.tops_differ || matches!(self.first_top, Some(None)))
     }
 
     /// What the members left as they were make run ([`HiddenCode`]), by
@@ -1961,7 +1999,7 @@ impl Unchanged {
     /// when the root guess failed: [`finish`](Self::finish) then renders
     /// every member as changed.
     fn hidden(&self) -> HiddenCode {
-        if !self.root_holds {
+        if !self.holds() {
             return HiddenCode::default();
         }
         self.same
@@ -1996,7 +2034,8 @@ impl Unchanged {
         Vec<Member>,
     ) {
         let (notes, links) = (new.notes, new.links);
-        if !self.root_holds && !self.same.is_empty() {
+        let holds = self.holds();
+        if !holds && !self.same.is_empty() {
             // The guess was wrong: nothing is stripped, so nothing was
             // known to be unchanged. Back as read, in archive order.
             for (path, o) in self.same.drain(..) {
@@ -2013,14 +2052,18 @@ impl Unchanged {
             .filter(|(_, o)| !is_dropped(&o.path, mode))
             .count();
         let linked = linked_note(&links);
-        let new = normalise(
-            Package {
-                members: self.kept,
-                notes,
-                links,
-            },
-            mode,
-        );
+        let mut new = Package {
+            members: self.kept,
+            notes,
+            links,
+        };
+        if holds && self.base_rootless {
+            // Rootless, as guessed: the changed members alone may all lie
+            // under one folder, which is not the package's root.
+            new.members.retain(|m| !is_dropped(&m.path, mode));
+        } else {
+            new = normalise(new, mode);
+        }
         // Compiled files the change adds or alters; one the accepted base
         // already held unchanged was accepted with it.
         let compiled = compiled_note(
@@ -2071,11 +2114,16 @@ pub fn render_package_mode(
     // unchanged and renders nothing, so it is dropped as it arrives instead
     // of being held beside the base (botocore's upgrade: 300 MB peak, about
     // the two packages, before).
+    let mut split = Unchanged::default();
     let (base_sha, old) = match base {
         None => (None, None),
         Some(b) => {
             let (s, _, r) = load_package(b, limits);
-            (Some(s), Some(r.map(|p| normalise(p, mode))))
+            let r = r.map(|p| {
+                split.base_rootless = common_root(p.members.iter().map(|m| &m.path)).is_none();
+                normalise(p, mode)
+            });
+            (Some(s), Some(r))
         }
     };
     // A wheel's own folders are named after its release: paired, so that
@@ -2097,7 +2145,6 @@ pub fn render_package_mode(
         Some(Err(e)) => (Default::default(), Some(Err(e))),
         None => (Default::default(), None),
     };
-    let mut split = Unchanged::default();
     let (sha, bytes, new) = {
         let sink = &mut |m: Member| split.take(m, &mut old_by_path);
         load_package_with(path, limits, Some(sink))
@@ -3002,8 +3049,9 @@ mod tests {
 
     /// A version diff drops unchanged members as they arrive; its text must
     /// be the very text of rendering both whole packages, including when the
-    /// root guessed from the first member turns out wrong (a wheel's
-    /// `pkg/` and `pkg-1.0.dist-info/`), and for a root-less package.
+    /// root guessed from the first member turns out wrong (`pkg/x.py` then
+    /// `x.py`), and for root-less packages (a wheel's `pkg/` and
+    /// `pkg-1.0.dist-info/`).
     #[test]
     fn a_version_diff_streamed_renders_as_both_whole_packages_would() {
         let dir = tempfile::tempdir().unwrap();
@@ -3042,6 +3090,18 @@ mod tests {
                     f("x.py", "same\n"),
                     f("y.py", "2\n"),
                 ],
+            ),
+            // A root-less base: no root is guessed, and the changed
+            // members, all under pkg/, keep it (pkg/ is no root).
+            (
+                vec![f("pkg/x.py", "1\n"), f("meta/RECORD", "same\n")],
+                vec![f("pkg/x.py", "2\n"), f("meta/RECORD", "same\n")],
+            ),
+            // A root-less base and a new release under one root: the guess
+            // of no root fails, and every member is put back.
+            (
+                vec![f("x.py", "same\n"), f("y.py", "1\n")],
+                vec![f("r/x.py", "same\n"), f("r/y.py", "2\n")],
             ),
         ];
         let limits = Limits::default();

@@ -2772,6 +2772,53 @@ fn a_wheel_upgrade_pairs_its_dist_info_and_data_folders() {
     }
 }
 
+/// A wheel upgrade's unchanged files are the accepted release's, as an
+/// sdist's are: an unchanged `marshal.loads` of bytes the package does not
+/// hold no longer keeps the upgrade from being allowed, unless the change
+/// alters a document or data file it might read. The files were judged
+/// as changed before: a wheel has no root folder, and the root guessed
+/// from its first member failed at the second folder.
+#[test]
+fn a_wheel_upgrade_s_unchanged_files_are_the_accepted_release_s() {
+    let c = Canary::new();
+    let lax = lax_config(&c);
+    let init = "import marshal\n\n\ndef load(blob):\n    return marshal.loads(blob)\n";
+    let wheel = |file: &str, version: &str, core: &str, notes: &str| {
+        let metadata = format!("Metadata-Version: 2.1\nName: mini\nVersion: {version}\n\nMini.\n");
+        let files = [
+            ("mini/__init__.py".to_string(), init.to_string()),
+            ("mini/core.py".into(), core.into()),
+            ("mini/notes.txt".into(), notes.into()),
+            (format!("mini-{version}.dist-info/METADATA"), metadata),
+        ];
+        zip_file(
+            &c,
+            file,
+            files.iter().map(|(p, d)| (p.as_str(), d.as_bytes())),
+        )
+    };
+    let core = |n: u8| format!("def add(a, b):\n    return a + b + {n}\n");
+    let base = wheel("mini-1.0-py3-none-any.whl", "1.0", &core(0), "Notes.\n");
+    let bump = wheel("mini-1.1-py3-none-any.whl", "1.1", &core(1), "Notes.\n");
+    let (o, r) = scan_diff_json_under(&c, &lax, &base, &bump);
+    assert_reason(&o, &r, (0, "precheck-harmless"));
+    std::fs::create_dir(c.dir.path().join("notes")).unwrap();
+    let notes = wheel(
+        "notes/mini-1.1-py3-none-any.whl",
+        "1.1",
+        &core(1),
+        "More notes.\n",
+    );
+    let (o, r) = scan_diff_json_under(&c, &lax, &base, &notes);
+    assert_reason(&o, &r, (2, "inconclusive"));
+    let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+    assert!(
+        note.contains("1 unchanged code file(s) run code they do not hold (mini/__init__.py:5)")
+            && note.contains("not as code (mini/notes.txt)"),
+        "{note}"
+    );
+}
+
 /// Every release changes its metadata's `Version:` line, and the metadata
 /// is a document to the pre-check; counted as a document the change
 /// altered, it kept every upgrade of a package with an unchanged line that
