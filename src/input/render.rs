@@ -1070,6 +1070,7 @@ impl HiddenCode {
         same: HiddenCode,
         changed: &[Member],
         base: &[Member],
+        unchanged: &[Member],
         folders: &WheelFolders,
     ) {
         if changed.is_empty() {
@@ -1086,15 +1087,26 @@ impl HiddenCode {
         // Not the metadata's version bump, which every release makes and
         // which adds no text that could be code ([`super::metadata`]).
         if !same.unread.is_empty() {
+            let files = std::cell::OnceCell::new();
+            let member = |p: &str| {
+                files
+                    .get_or_init(|| {
+                        changed
+                            .iter()
+                            .chain(unchanged)
+                            .map(|m| (m.path.as_str(), &m.data[..]))
+                            .collect::<std::collections::HashMap<&str, &[u8]>>()
+                    })
+                    .get(p)
+                    .copied()
+            };
             let bumped = |m: &Member| {
-                super::metadata::is_core_metadata(&m.path)
+                super::metadata::is_release_metadata(&m.path)
                     && base
                         .iter()
                         .find(|b| folders.key(&b.path) == m.path)
                         .is_some_and(|old| {
-                            super::metadata::only_version_fields_changed(
-                                &m.path, &old.data, &m.data,
-                            )
+                            super::metadata::adds_no_free_text(&m.path, &old.data, &m.data, member)
                         })
             };
             let altered: Vec<String> = changed
@@ -2177,7 +2189,7 @@ pub fn render_package_mode(
     if mode == RenderMode::Scan {
         new.members.iter().for_each(|m| hidden.look_at(m));
         let base_members = old.as_ref().map_or(&[][..], |p| &p.members[..]);
-        hidden.add_unchanged(same, &new.members, base_members, &folders);
+        hidden.add_unchanged(same, &new.members, base_members, &unchanged, &folders);
         hidden.count_tests_if_opened();
         // A requirement file may be left as it was while a changed
         // manifest starts to name it: its lines become requirements all

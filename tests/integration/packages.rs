@@ -2777,20 +2777,46 @@ fn a_wheel_upgrade_pairs_its_dist_info_and_data_folders() {
 /// hold no longer keeps the upgrade from being allowed, unless the change
 /// alters a document or data file it might read. The files were judged
 /// as changed before: a wheel has no root folder, and the root guessed
-/// from its first member failed at the second folder.
+/// from its first member failed at the second folder. Nor do the files
+/// every wheel release changes count as altered text: `WHEEL`'s generator
+/// line, and a `RECORD` whose rows are the sha256 and size of the files
+/// they name; a row whose digest is not its file's does.
 #[test]
 fn a_wheel_upgrade_s_unchanged_files_are_the_accepted_release_s() {
+    use base64::Engine as _;
+    use sha2::Digest as _;
     let c = Canary::new();
     let lax = lax_config(&c);
     let init = "import marshal\n\n\ndef load(blob):\n    return marshal.loads(blob)\n";
-    let wheel = |file: &str, version: &str, core: &str, notes: &str| {
-        let metadata = format!("Metadata-Version: 2.1\nName: mini\nVersion: {version}\n\nMini.\n");
-        let files = [
+    let wheel = |file: &str, version: &str, core: &str, notes: &str, forged: bool| {
+        let info = format!("mini-{version}.dist-info");
+        let mut files = vec![
             ("mini/__init__.py".to_string(), init.to_string()),
             ("mini/core.py".into(), core.into()),
             ("mini/notes.txt".into(), notes.into()),
-            (format!("mini-{version}.dist-info/METADATA"), metadata),
+            (
+                format!("{info}/METADATA"),
+                format!("Metadata-Version: 2.1\nName: mini\nVersion: {version}\n\nMini.\n"),
+            ),
+            (
+                format!("{info}/WHEEL"),
+                format!("Wheel-Version: 1.0\nGenerator: bdist_wheel ({version})\nRoot-Is-Purelib: true\nTag: py3-none-any\n"),
+            ),
         ];
+        let mut record: String = files
+            .iter()
+            .map(|(p, d)| {
+                let digest = base64::engine::general_purpose::URL_SAFE_NO_PAD
+                    .encode(sha2::Sha256::digest(d.as_bytes()));
+                format!("{p},sha256={digest},{}\n", d.len())
+            })
+            .collect();
+        if forged {
+            // Free text in a digest's place: what a loader could decode.
+            record = record.replacen(",sha256=", ",sha256=ZXhlYyhwYXlsb2FkKQ", 1);
+        }
+        record.push_str(&format!("{info}/RECORD,,\n"));
+        files.push((format!("{info}/RECORD"), record));
         zip_file(
             &c,
             file,
@@ -2798,25 +2824,44 @@ fn a_wheel_upgrade_s_unchanged_files_are_the_accepted_release_s() {
         )
     };
     let core = |n: u8| format!("def add(a, b):\n    return a + b + {n}\n");
-    let base = wheel("mini-1.0-py3-none-any.whl", "1.0", &core(0), "Notes.\n");
-    let bump = wheel("mini-1.1-py3-none-any.whl", "1.1", &core(1), "Notes.\n");
-    let (o, r) = scan_diff_json_under(&c, &lax, &base, &bump);
-    assert_reason(&o, &r, (0, "precheck-harmless"));
-    std::fs::create_dir(c.dir.path().join("notes")).unwrap();
-    let notes = wheel(
-        "notes/mini-1.1-py3-none-any.whl",
+    let base = wheel(
+        "mini-1.0-py3-none-any.whl",
+        "1.0",
+        &core(0),
+        "Notes.\n",
+        false,
+    );
+    let bump = wheel(
+        "mini-1.1-py3-none-any.whl",
         "1.1",
         &core(1),
-        "More notes.\n",
+        "Notes.\n",
+        false,
     );
-    let (o, r) = scan_diff_json_under(&c, &lax, &base, &notes);
-    assert_reason(&o, &r, (2, "inconclusive"));
-    let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
-    assert!(
-        note.contains("1 unchanged code file(s) run code they do not hold (mini/__init__.py:5)")
-            && note.contains("not as code (mini/notes.txt)"),
-        "{note}"
-    );
+    let (o, r) = scan_diff_json_under(&c, &lax, &base, &bump);
+    assert_reason(&o, &r, (0, "precheck-harmless"));
+    for (dir, notes, forged, altered) in [
+        ("notes", "More notes.\n", false, "mini/notes.txt"),
+        ("forged", "Notes.\n", true, "mini-1.1.dist-info/RECORD"),
+    ] {
+        std::fs::create_dir(c.dir.path().join(dir)).unwrap();
+        let new = wheel(
+            &format!("{dir}/mini-1.1-py3-none-any.whl"),
+            "1.1",
+            &core(1),
+            notes,
+            forged,
+        );
+        let (o, r) = scan_diff_json_under(&c, &lax, &base, &new);
+        assert_reason(&o, &r, (2, "inconclusive"));
+        let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+        assert!(
+            note.contains(
+                "1 unchanged code file(s) run code they do not hold (mini/__init__.py:5)"
+            ) && note.contains(&format!("not as code ({altered})")),
+            "{dir}: {note}"
+        );
+    }
 }
 
 /// Every release changes its metadata's `Version:` line, and the metadata
