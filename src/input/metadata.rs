@@ -25,9 +25,10 @@
 //! and size, so both change with every release too. A `WHEEL` passes as
 //! the metadata does, with its own fields (`Wheel-Version`, `Generator`,
 //! `Root-Is-Purelib`, `Tag`, `Build`, values in a small character set). A
-//! `RECORD` passes when each row it adds is `PATH,sha256=DIGEST,SIZE` and
-//! the release holds a file at `PATH` with that very digest and size (or
-//! is the row of the `RECORD` itself or its signature, with neither): its
+//! `RECORD` passes when each row it adds is `PATH,sha256=DIGEST,SIZE`, the
+//! path in a small character set, and the release holds a file at `PATH`
+//! with that very digest and size (or is the row of the `RECORD` itself or
+//! its signature, with neither): its
 //! text is then fixed by the files, which are judged themselves, and holds
 //! nothing chosen for code to run. setuptools 84.2.0 → 84.2.1 as wheels
 //! was blocked for fourteen unchanged lines beside its altered `RECORD`
@@ -153,6 +154,12 @@ fn record_adds_only_hashes<'a>(
             return file
                 .strip_prefix(folder)
                 .is_some_and(|name| matches!(name, "RECORD" | "RECORD.jws" | "RECORD.p7s"));
+        }
+        // A path is text too: one named to be run (`import os;…`) is not
+        // passed, however well its digest matches.
+        let plain = |b: u8| b.is_ascii_alphanumeric() || b"._-/+".contains(&b);
+        if !file.bytes().all(plain) {
+            return false;
         }
         let (Some(digest), Some(data)) = (hash.strip_prefix("sha256="), member(file)) else {
             return false;
@@ -360,6 +367,7 @@ mod tests {
         let files: HashMap<&str, &[u8]> = [
             ("x/__init__.py", &b"x = 2\n"[..]),
             ("x-1.1.dist-info/METADATA", b"Version: 1.1\n"),
+            ("x/exec(x)#.py", b"x = 2\n"),
         ]
         .into_iter()
         .collect();
@@ -389,6 +397,8 @@ mod tests {
             // A row for a file the release does not hold, or without a
             // digest, or not a row at all.
             ["x/gone.py,sha256=AAAA,1".into(), own.into()],
+            // A file named as code: its row is text, however well it hashes.
+            [init.replace("x/__init__.py", "x/exec(x)#.py"), own.into()],
             ["x/__init__.py,,".into(), own.into()],
             ["other/RECORD,,".into(), own.into()],
             [format!("{init},extra"), own.into()],
