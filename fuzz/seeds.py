@@ -11,7 +11,7 @@ fuzz_targets/text.rs) followed by a fixture or shipped policy file. All contents
 are harmless text written here; the "evil" ones only name a capability.
 Standard library only.
 """
-import gzip, io, os, sys, tarfile, zipfile
+import base64, gzip, hashlib, io, os, sys, tarfile, zipfile
 
 SETUP = b"from setuptools import setup\nsetup(name='pkg', version='1.0', packages=['pkg'])\n"
 INIT = b"def add(a, b):\n    return a + b\n"
@@ -151,6 +151,35 @@ def main(out):
     for sel in (DIFF | TAR_GZ_BY_HARNESS, DIFF | TAR, DIFF | (TAR << 4) | TAR):
         cut = (len(old) * 255) // (len(old) + len(new))
         seeds.append((sel, bytes([cut]) + old + new))
+    # A wheel upgrade (0xD3: both halves packed as wheels, the base named
+    # pkg-0.9): its own folders pair, unchanged files are the base's, and
+    # its WHEEL and RECORD may pass as a version bump. The base's comment
+    # pads it so that the cut falls exactly between the two wheels.
+    def wheel(version, core, gen):
+        files = [("pkg/__init__.py", b"import marshal\nload = marshal.loads\n"), ("pkg/core.py", core),
+                 (f"pkg-{version}.dist-info/METADATA", f"Name: pkg\nVersion: {version}\n".encode()),
+                 (f"pkg-{version}.dist-info/WHEEL", f"Wheel-Version: 1.0\nGenerator: {gen}\n".encode())]
+        rows = "".join(f"{n},sha256={base64.urlsafe_b64encode(hashlib.sha256(d).digest()).rstrip(b'=').decode()},{len(d)}\n"
+                       for n, d in files)
+        files.append((f"pkg-{version}.dist-info/RECORD", (rows + f"pkg-{version}.dist-info/RECORD,,\n").encode()))
+        return files
+
+    def wheel_zip(files, comment=b""):
+        b = io.BytesIO()
+        with zipfile.ZipFile(b, "w") as z:
+            for n, d in files:
+                z.writestr(n, d, zipfile.ZIP_DEFLATED)
+            z.comment = comment
+        return b.getvalue()
+
+    new = wheel_zip(wheel("1.0", INIT, "bdist_wheel (0.45)"))
+    for pad in range(4096):
+        old = wheel_zip(wheel("0.9", INIT + b"# old\n", "bdist_wheel (0.44)"), b"x" * pad)
+        total = len(old) + len(new)
+        fits = [b for b in range(256) if (b * total) // 255 == len(old)]
+        if fits:
+            seeds.append((0xD3, bytes([fits[0]]) + old + new))
+            break
     for i, (sel, body) in enumerate(seeds):
         with open(os.path.join(out, f"seed-{i:03d}"), "wb") as f:
             f.write(bytes([sel]) + body)

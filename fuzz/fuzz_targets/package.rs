@@ -105,7 +105,10 @@ fuzz_target!(|data: &[u8]| {
         let cut = 1 + (body[0] as usize * (body.len() - 1)) / 255;
         let (old, new) = body[1..].split_at(cut.min(body.len() - 1) - 1);
         let (name, bytes) = pack(sel >> 4, old);
-        (Some(write(&h.dir, "old", name, &bytes)), new)
+        // An older release, so that a wheel's own folders
+        // (`pkg-0.9.dist-info/`) pair with the new one's.
+        let name = name.replace("1.0", "0.9");
+        (Some(write(&h.dir, "old", &name, &bytes)), new)
     } else {
         (None, body)
     };
