@@ -197,17 +197,27 @@ fn split(data: &[u8]) -> (Vec<&[u8]>, &[u8]) {
     (head, &[])
 }
 
+/// A header line's field and value (`Field: value`).
+fn header(line: &[u8]) -> Option<(&[u8], &[u8])> {
+    let at = memchr::memmem::find(line, b": ")?;
+    Some((&line[..at], &line[at + 2..]))
+}
+
+/// A byte of a version as releases write them (`1.2.3rc1.post2+local.7`).
+fn is_version_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"._-+!".contains(&b)
+}
+
 /// A header line that every release may change and that holds no code:
 /// `Metadata-Version: 2.4`, `Version: 1.2.3rc1.post2+local.7`,
 /// `Requires-Python: >=3.9, !=3.10.*`.
 fn is_version_field(line: &[u8]) -> bool {
-    let Some(at) = memchr::memmem::find(line, b": ") else {
+    let Some((field, value)) = header(line) else {
         return false;
     };
-    let (field, value) = (&line[..at], &line[at + 2..]);
     let allowed: fn(u8) -> bool = match field {
         b"Metadata-Version" => |b: u8| b.is_ascii_digit() || b == b'.',
-        b"Version" => |b: u8| b.is_ascii_alphanumeric() || b"._-+!".contains(&b),
+        b"Version" => is_version_byte,
         b"Requires-Python" => |b: u8| b.is_ascii_digit() || b" .,*<>=!~".contains(&b),
         _ => return false,
     };
@@ -218,19 +228,16 @@ fn is_version_field(line: &[u8]) -> bool {
 /// `Wheel-Version: 1.0`, `Generator: setuptools (84.2.1)`, `Generator:
 /// hatchling 1.27.0`, `Root-Is-Purelib: true`, `Tag: cp311-cp311-manylinux_2_17_x86_64`.
 fn is_build_field(line: &[u8]) -> bool {
-    let Some(at) = memchr::memmem::find(line, b": ") else {
+    let Some((field, value)) = header(line) else {
         return false;
     };
-    let (field, value) = (&line[..at], &line[at + 2..]);
     let word = |v: &[u8]| {
         !v.is_empty()
             && v.iter()
                 .all(|&b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
     };
     let version = |v: &[u8]| {
-        v.first().is_some_and(u8::is_ascii_digit)
-            && v.iter()
-                .all(|&b| b.is_ascii_alphanumeric() || b"._-+!".contains(&b))
+        v.first().is_some_and(u8::is_ascii_digit) && v.iter().all(|&b| is_version_byte(b))
     };
     let ok = match field {
         b"Wheel-Version" => {

@@ -1946,11 +1946,6 @@ struct Unchanged {
     /// `Some(root)` once the first member arrived (`None` inside: no root).
     root: Option<Option<String>>,
     root_holds: bool,
-    /// With no root guessed: the first member's top folder (`None` inside:
-    /// it has none), and whether a later member lies outside it; the guess
-    /// fails when every member lies under one folder, which rendering strips.
-    first_top: Option<Option<String>>,
-    tops_differ: bool,
     kept: Vec<Member>,
     /// (path as read, the base's equal member).
     same: Vec<(String, Member)>,
@@ -1958,23 +1953,13 @@ struct Unchanged {
 
 impl Unchanged {
     fn take(&mut self, m: Member, old: &mut std::collections::HashMap<String, Member>) {
-        let top = || m.path.split_once('/').map(|(r, _)| format!("{r}/"));
-        if self.base_rootless {
-            let first = self.first_top.get_or_insert_with(top);
-            if first
-                .as_ref()
-                .is_some_and(|t| !m.path.starts_with(t.as_str()))
-            {
-                self.tops_differ = true;
-            }
-        }
         let base_rootless = self.base_rootless;
         let root = self.root.get_or_insert_with(|| {
             self.root_holds = true;
             if base_rootless {
                 None
             } else {
-                top()
+                m.path.split_once('/').map(|(r, _)| format!("{r}/"))
             }
         });
         let key = match root {
@@ -2000,10 +1985,13 @@ impl Unchanged {
         }
     }
 
-    /// Whether the root guess held.
+    /// Whether the root guess held. A guess of no root fails when every
+    /// member, changed or not, lies under one folder, which rendering
+    /// strips.
     fn holds(&self) -> bool {
-        self.root_holds
-            && (!self.base_rootless || self.tops_differ || matches!(self.first_top, Some(None)))
+        let as_read = self.kept.iter().map(|m| &m.path);
+        let as_read = as_read.chain(self.same.iter().map(|(p, _)| p));
+        self.root_holds && (!self.base_rootless || common_root(as_read).is_none())
     }
 
     /// What the members left as they were make run ([`HiddenCode`]), by

@@ -254,58 +254,37 @@ mod tests {
 
     #[test]
     fn wheel_folders_pair_nothing_when_in_doubt() {
-        let base = ["foo/__init__.py", "foo-1.0.dist-info/METADATA"];
-        let none = WheelFolders::default();
-        // Another project, or not two wheels.
-        assert_eq!(
-            folders(
-                "foo-1.0-py3-none-any.whl",
-                "bar-1.1-py3-none-any.whl",
-                &base
+        let base: &[&str] = &["foo/__init__.py", "foo-1.0.dist-info/METADATA"];
+        let (old, new) = ("foo-1.0-py3-none-any.whl", "foo-1.1-py3-none-any.whl");
+        for (old, new, paths) in [
+            // Another project, or not two wheels.
+            (old, "bar-1.1-py3-none-any.whl", base),
+            ("foo-1.0.tar.gz", new, base),
+            (old, "foo-1.1", base),
+            // Two .dist-info folders of the project: which one pip reads
+            // is not this module's to guess.
+            (
+                old,
+                new,
+                &["foo-1.0.dist-info/METADATA", "foo-0.9.dist-info/METADATA"],
             ),
-            none
-        );
-        assert_eq!(
-            folders("foo-1.0.tar.gz", "foo-1.1-py3-none-any.whl", &base),
-            none
-        );
-        assert_eq!(folders("foo-1.0-py3-none-any.whl", "foo-1.1", &base), none);
-        // Two .dist-info folders of the project: which one pip reads is
-        // not this module's to guess.
-        let two = ["foo-1.0.dist-info/METADATA", "foo-0.9.dist-info/METADATA"];
-        assert_eq!(
-            folders("foo-1.0-py3-none-any.whl", "foo-1.1-py3-none-any.whl", &two),
-            none
-        );
-        // The base already holds the new release's folder: pairing would
-        // give two of its members one key.
-        let clash = ["foo-1.0.dist-info/METADATA", "foo-1.1.dist-info/METADATA"];
-        assert_eq!(
-            folders(
-                "foo-1.0-py3-none-any.whl",
-                "foo-1.1-py3-none-any.whl",
-                &clash
+            // The base already holds the new release's folder: pairing
+            // would give two of its members one key.
+            (
+                old,
+                new,
+                &["foo-1.0.dist-info/METADATA", "foo-1.1.dist-info/METADATA"],
             ),
-            none
-        );
-        let clash = ["foo-1.0.dist-info/METADATA", "foo-1.1.data/x"];
-        assert_eq!(
-            folders(
-                "foo-1.0-py3-none-any.whl",
-                "foo-1.1-py3-none-any.whl",
-                &clash
-            ),
-            none
-        );
-        // The same release: nothing to pair.
-        assert_eq!(
-            folders(
-                "foo-1.0-py3-none-any.whl",
-                "x/foo-1.0-py3-none-any.whl",
-                &base
-            ),
-            none
-        );
+            (old, new, &["foo-1.0.dist-info/METADATA", "foo-1.1.data/x"]),
+            // The same release: nothing to pair.
+            (old, "x/foo-1.0-py3-none-any.whl", base),
+        ] {
+            assert_eq!(
+                folders(old, new, paths),
+                WheelFolders::default(),
+                "{old} -> {new} over {paths:?}"
+            );
+        }
     }
 
     #[test]

@@ -97,6 +97,15 @@ pub fn json(o: &Output) -> serde_json::Value {
     })
 }
 
+/// `canary render ARGS…`: the text, once the command succeeded.
+pub fn render_text(c: &Canary, args: &[&str]) -> String {
+    let mut full = vec!["render"];
+    full.extend_from_slice(args);
+    let o = c.run(&full);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    stdout(&o)
+}
+
 /// `canary scan --local-only --format json FIXTURE`: the output and its report.
 pub fn scan_local_json(c: &Canary, rel: &str) -> (Output, serde_json::Value) {
     let path = fixture(rel).display().to_string();
