@@ -42,6 +42,13 @@
 //! not for the process runners, whose use in tests to run fixture scripts
 //! is common.
 //!
+//! What a build script makes its build system run ([`run_by_build`]:
+//! CMake's `include(…)` and `add_subdirectory(…)`, Meson's `subdir(…)`,
+//! make's `include`, GYP's `'includes'`) is read the same way: an
+//! included file runs as more of the script whatever its name, so
+//! `include(docs/notes.txt)` in a `CMakeLists.txt` runs a document, and a
+//! folder's build script runs though it lies in a test tree.
+//!
 //! This module only reads text: it never resolves a path on disk, and never
 //! runs anything.
 
@@ -145,6 +152,229 @@ pub fn launched_paths(path: &str, data: &[u8]) -> Vec<String> {
                     out.push(full);
                 }
             }
+        }
+    }
+    out
+}
+
+/// Most paths read in one build script: a script with more is generated,
+/// and a bound keeps a crafted one from costing more than its size.
+const MAX_BUILD_PATHS: usize = 1024;
+
+/// Each path (archive path, resolved, not checked to exist) of a file that
+/// `data`, a build script at `path` ([`super::render::is_build_script`]),
+/// makes its build system run by a literal path, in file order, each once:
+///
+/// - a file it includes, read as more of the script whatever its name:
+///   CMake's `include(FILE)` (`CMakeLists.txt`, `*.cmake`; command names
+///   in any case), make's `include`, `-include` and `sinclude` lines
+///   (`Makefile`, `GNUmakefile`, `*.mk`, `*.mak`), GYP's
+///   `'includes': [...]` (`*.gyp`, `*.gypi`);
+/// - the script of a folder it builds: CMake's `add_subdirectory(DIR)`
+///   (`DIR/CMakeLists.txt`), Meson's `subdir('DIR')` (`DIR/meson.build`),
+///   and the CMake script a `pyproject.toml` makes scikit-build-core build
+///   instead of the root's (`[tool.scikit-build] cmake.source-dir`).
+///
+/// A CMake path may be quoted or not, bare or after
+/// `${CMAKE_CURRENT_SOURCE_DIR}/`, `${CMAKE_CURRENT_LIST_DIR}/`,
+/// `${CMAKE_SOURCE_DIR}/` or `${PROJECT_SOURCE_DIR}/`; an `include` of a
+/// name without a `/` or a `.` is a module CMake looks up as `NAME.cmake`.
+/// Paths are taken from the script's folder and from the package's root.
+/// A path built from any other variable is not followed; the lines that
+/// build it are what the veto and the other rules read.
+pub fn run_by_build(path: &str, data: &[u8]) -> Vec<String> {
+    let lower = file_name(path).1;
+    let ext = extension(&lower);
+    let found = if lower == "cmakelists.txt" || ext == "cmake" {
+        cmake_paths(data)
+    } else if lower == "meson.build" {
+        meson_subdirs(data)
+    } else if matches!(lower.as_str(), "makefile" | "gnumakefile") || matches!(ext, "mk" | "mak") {
+        make_includes(data)
+    } else if matches!(ext, "gyp" | "gypi") {
+        gyp_includes(data)
+    } else if lower == "pyproject.toml" {
+        scikit_build_source(data)
+    } else {
+        return Vec::new();
+    };
+    let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+    let root = path.split_once('/').map_or("", |(r, _)| r);
+    let mut out: Vec<String> = Vec::new();
+    for (from_root, target) in found.into_iter().take(MAX_BUILD_PATHS) {
+        let from = if from_root { [root, root] } else { [dir, root] };
+        for base in from {
+            if let Some(full) = super::render::resolve_from(base, &target) {
+                if !out.contains(&full) {
+                    out.push(full);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Each `(` in `data` right after the command `name` (as a whole word, in
+/// any case; blanks between allowed), as the offset just past it.
+fn command_calls<'a>(data: &'a [u8], name: &'a [u8]) -> impl Iterator<Item = usize> + 'a {
+    memchr::memchr_iter(b'(', data).filter_map(move |open| {
+        let mut end = open;
+        while end > 0 && matches!(data[end - 1], b' ' | b'\t') {
+            end -= 1;
+        }
+        let start = end.checked_sub(name.len())?;
+        let whole = start == 0 || !(is_word_byte(data[start - 1]) || data[start - 1] == b'-');
+        (whole && data[start..end].eq_ignore_ascii_case(name)).then_some(open + 1)
+    })
+}
+
+/// The first argument of a CMake command whose arguments start at `rest`:
+/// quoted, or unquoted up to a blank, `)` or a comment.
+fn cmake_first_argument(rest: &[u8]) -> Option<&str> {
+    let rest = &rest[rest.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+    let arg = match rest.first() {
+        Some(b'"') => &rest[1..1 + memchr::memchr(b'"', &rest[1..])?],
+        _ => {
+            let len = rest
+                .iter()
+                .take_while(|b| !b.is_ascii_whitespace() && !matches!(b, b')' | b'"' | b'#'))
+                .count();
+            &rest[..len]
+        }
+    };
+    std::str::from_utf8(arg).ok()
+}
+
+/// The files CMake's `include(…)` and `add_subdirectory(…)` calls in
+/// `data` run: (whether the path is from the project's root, the path).
+fn cmake_paths(data: &[u8]) -> Vec<(bool, String)> {
+    let mut out = Vec::new();
+    let calls = command_calls(data, b"include")
+        .map(|at| (at, false))
+        .chain(command_calls(data, b"add_subdirectory").map(|at| (at, true)));
+    for (at, subdirectory) in calls {
+        let Some(arg) = cmake_first_argument(&data[at..]) else {
+            continue;
+        };
+        let (from_root, file) = [
+            ("${CMAKE_CURRENT_SOURCE_DIR}/", false),
+            ("${CMAKE_CURRENT_LIST_DIR}/", false),
+            ("${CMAKE_SOURCE_DIR}/", true),
+            ("${PROJECT_SOURCE_DIR}/", true),
+        ]
+        .iter()
+        .find_map(|(var, root)| arg.strip_prefix(var).map(|f| (*root, f)))
+        .unwrap_or((false, arg));
+        if file.is_empty() || file.contains('$') {
+            continue;
+        }
+        if subdirectory {
+            out.push((
+                from_root,
+                format!("{}/CMakeLists.txt", file.trim_end_matches('/')),
+            ));
+        } else if file.contains('/') || file.contains('.') {
+            out.push((from_root, file.to_string()));
+        }
+    }
+    out
+}
+
+/// The scripts of the folders Meson's `subdir('DIR')` calls in `data`
+/// build: (false, `DIR/meson.build`).
+fn meson_subdirs(data: &[u8]) -> Vec<(bool, String)> {
+    let mut out = Vec::new();
+    for at in command_calls(data, b"subdir") {
+        let rest = &data[at..];
+        let rest = &rest[rest.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+        // A folder named by a literal, not by a call (`get_option('d')`).
+        if !matches!(rest.first(), Some(b'\'' | b'"')) {
+            continue;
+        }
+        let close = memchr::memchr(b')', rest).unwrap_or(rest.len()).min(512);
+        if let Some((dir, true)) = literals(&rest[..close]).0.into_iter().next() {
+            if !dir.is_empty() {
+                out.push((false, format!("{}/meson.build", dir.trim_end_matches('/'))));
+            }
+        }
+    }
+    out
+}
+
+/// The CMake script scikit-build-core builds when a `pyproject.toml`
+/// (`data`) names a folder for it (`[tool.scikit-build]
+/// cmake.source-dir = "DIR"`): (false, `DIR/CMakeLists.txt`).
+fn scikit_build_source(data: &[u8]) -> Vec<(bool, String)> {
+    // Most pyproject files never name it; they are not parsed again.
+    if memchr::memmem::find(data, b"source-dir").is_none() {
+        return Vec::new();
+    }
+    let table = std::str::from_utf8(data)
+        .ok()
+        .and_then(|t| toml::from_str::<toml::Table>(t).ok());
+    let dir = table.as_ref().and_then(|t| {
+        t.get("tool")?
+            .get("scikit-build")?
+            .get("cmake")?
+            .get("source-dir")?
+            .as_str()
+    });
+    match dir {
+        Some(d) if !d.contains('$') => {
+            vec![(false, format!("{}/CMakeLists.txt", d.trim_end_matches('/')))]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The files make's `include`, `-include` and `sinclude` lines in `data`
+/// name: (false, the path). Recipe lines (after a tab) are the shell's.
+fn make_includes(data: &[u8]) -> Vec<(bool, String)> {
+    let mut out = Vec::new();
+    for line in data.split(|&b| b == b'\n') {
+        let line = &line[line.iter().take_while(|b| **b == b' ').count()..];
+        let Some(rest) = [&b"include"[..], b"-include", b"sinclude"]
+            .iter()
+            .find_map(|d| line.strip_prefix(*d))
+        else {
+            continue;
+        };
+        if !matches!(rest.first(), Some(b' ' | b'\t')) {
+            continue;
+        }
+        let words = rest
+            .split(|b| b.is_ascii_whitespace())
+            .filter(|w| !w.is_empty());
+        for w in words.take_while(|w| w[0] != b'#') {
+            match std::str::from_utf8(w) {
+                Ok(w) if !w.contains('$') => out.push((false, w.to_string())),
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// The files GYP's `'includes': [...]` lists in `data` name: (false, the
+/// path).
+fn gyp_includes(data: &[u8]) -> Vec<(bool, String)> {
+    let mut out = Vec::new();
+    for key in [&b"'includes'"[..], b"\"includes\""] {
+        for at in memchr::memmem::find_iter(data, key) {
+            let rest = &data[at + key.len()..];
+            let rest = &rest[rest.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+            let Some(rest) = rest.strip_prefix(b":") else {
+                continue;
+            };
+            let rest = &rest[rest.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+            let Some(rest) = rest.strip_prefix(b"[") else {
+                continue;
+            };
+            let Some(close) = memchr::memchr(b']', rest) else {
+                continue;
+            };
+            let (lits, _) = literals(&rest[..close]);
+            out.extend(lits.into_iter().map(|(l, _)| (false, l)));
         }
     }
     out
@@ -634,6 +864,73 @@ mod tests {
 
     fn launched(path: &str, code: &str) -> Vec<String> {
         launched_paths(path, code.as_bytes())
+    }
+
+    fn built(path: &str, script: &str) -> Vec<String> {
+        run_by_build(path, script.as_bytes())
+    }
+
+    /// What each build language runs by path, from the script's folder and
+    /// from the root (session 31: cachetools with a test tree's build
+    /// script run by the root's was allowed).
+    #[test]
+    fn build_scripts_name_what_their_build_runs() {
+        let cases: &[(&str, &str, &[&str])] = &[
+            (
+                "pkg/CMakeLists.txt",
+                "cmake_minimum_required(VERSION 3.15)\nINCLUDE (\"${CMAKE_CURRENT_SOURCE_DIR}/docs/notes.txt\")\n\
+                 add_subdirectory(tests/cmake build)\ninclude(CTest)\ninclude(${X}/y.cmake)\n",
+                &["pkg/docs/notes.txt", "pkg/tests/cmake/CMakeLists.txt"],
+            ),
+            (
+                "pkg/src/ext/helpers.cmake",
+                "include(../../cmake/a.cmake) # comment\nAdd_Subdirectory( \"${PROJECT_SOURCE_DIR}/tests\" )\n\
+                 target_include_directories(x PRIVATE include)\n",
+                &["pkg/cmake/a.cmake", "pkg/tests/CMakeLists.txt"],
+            ),
+            (
+                "pkg/meson.build",
+                "project('x', 'c')\nsubdir('tests')\nsubdir_done()\nsubdir(get_option('d'))\n",
+                &["pkg/tests/meson.build"],
+            ),
+            (
+                "pkg/Makefile",
+                "include docs/rules.txt common.mk # more\n-include $(DEPS)\nall:\n\tinclude x.txt\nincluded: y\n",
+                &["pkg/docs/rules.txt", "pkg/common.mk"],
+            ),
+            (
+                "package/binding.gyp",
+                "{ 'includes': [ 'test/common.gypi', \"docs/notes.txt\" ], 'targets': [] }",
+                &["package/test/common.gypi", "package/docs/notes.txt"],
+            ),
+            (
+                "pkg/pyproject.toml",
+                "[tool.scikit-build]\ncmake.source-dir = \"tests/cmake\"\n",
+                &["pkg/tests/cmake/CMakeLists.txt"],
+            ),
+            // Not build scripts, or nothing they run by a literal path.
+            ("pkg/notes.txt", "include(docs/notes.txt)\n", &[]),
+            ("pkg/setup.py", "include('x.txt')\n", &[]),
+            ("pkg/CMakeLists.txt", "include(../../../etc/x.txt)\nmy_include(a.txt)\n", &[]),
+            ("pkg/pyproject.toml", "[tool.other]\nsource-dir = \"tests\"\n", &[]),
+        ];
+        for (path, script, want) in cases {
+            let got = built(path, script);
+            for w in *want {
+                assert!(got.iter().any(|g| g == w), "{path}: {w} not in {got:?}");
+            }
+            if want.is_empty() {
+                assert!(got.is_empty(), "{path}: {got:?}");
+            }
+        }
+        // From the root too: a path a script in a folder writes from the
+        // project's top.
+        assert!(built("pkg/src/CMakeLists.txt", "include(docs/notes.txt)")
+            .contains(&"pkg/docs/notes.txt".to_string()));
+        // Bounded: a script of many includes gives at most MAX_BUILD_PATHS
+        // readings, each resolved two ways.
+        let many: String = (0..5000).map(|i| format!("include(d/{i}.txt)\n")).collect();
+        assert!(built("pkg/CMakeLists.txt", &many).len() <= 2 * MAX_BUILD_PATHS);
     }
 
     /// `code` in a file at `path` runs `want`, among what it runs.

@@ -519,15 +519,14 @@ pub fn is_inert(path: &str) -> bool {
         0..=6 => return false,
         _ => {}
     }
+    let (_, lower) = file_name(path);
+    // Before the test tree: a build runs a test folder's build script as
+    // it runs the root's (see `is_build_script`).
+    if is_build_script(&lower) {
+        return false;
+    }
     if in_test_tree(path) {
         return true;
-    }
-    let (_, lower) = file_name(path);
-    // CMake's build script runs when a scikit-build or CMake backend builds
-    // the sdist: as a `.txt` it was read as a document, and its
-    // `execute_process(COMMAND sh -c "curl … | sh")` allowed unread.
-    if lower == "cmakelists.txt" {
-        return false;
     }
     matches!(
         extension(&lower),
@@ -553,6 +552,36 @@ pub fn is_inert(path: &str) -> bool {
             // dependency lists a resolver reads; dependency names such as
             // `websockets` or `cffi` in them are not code.
             | "lock"
+    )
+}
+
+/// Whether a file with this (lowercased) name is a build script: CMake's
+/// (`CMakeLists.txt`, `*.cmake`), Meson's (`meson.build`), GYP's (`*.gyp`,
+/// `*.gypi`), make's (`Makefile`, `GNUmakefile`, `*.mk`, `*.mak`) or SCons'
+/// and waf's (`SConstruct`, `SConscript`, `wscript`). A build backend
+/// (scikit-build-core, meson-python, node-gyp, cmake-js) runs them when
+/// it builds the package, and each language runs commands
+/// (`execute_process`, `run_command`, `<!(…)`, `$(shell …)`). They are code
+/// wherever they lie. CMake's as a `.txt` was read as a document, and its
+/// `execute_process(COMMAND sh -c "curl … | sh")` allowed unread (session
+/// 22); in a test tree, where what is not Python, JavaScript or a shell
+/// script is data, so were all of them, though the root's script runs a
+/// test folder's (`add_subdirectory(tests/cmake)`, `subdir('tests')`):
+/// cachetools so changed, its build script sending the environment to a
+/// server, was allowed (session 31).
+pub(super) fn is_build_script(lower_name: &str) -> bool {
+    matches!(
+        lower_name,
+        "cmakelists.txt"
+            | "meson.build"
+            | "makefile"
+            | "gnumakefile"
+            | "sconstruct"
+            | "sconscript"
+            | "wscript"
+    ) || matches!(
+        extension(lower_name),
+        "cmake" | "gyp" | "gypi" | "mk" | "mak"
     )
 }
 
@@ -821,6 +850,9 @@ struct HiddenCode {
     /// `require('./lib/metadata')` loads `metadata.js` or a folder's
     /// `index.js` when no file has that exact name.
     required: Vec<(String, String)>,
+    /// (build script, a build script in a test tree it runs), kept only if
+    /// that script is a member.
+    test_builds: Vec<(String, String)>,
     /// Every member looked at.
     paths: std::collections::HashSet<String>,
     /// (file, what npm runs at install because of it)
@@ -954,6 +986,9 @@ impl HiddenCode {
         for target in launched_but_read_inert(&m.path, &m.data) {
             self.required.push((m.path.clone(), target));
         }
+        for target in test_builds_run_by(&m.path, &m.data) {
+            self.test_builds.push((m.path.clone(), target));
+        }
         let tests = super::unread::tests_or_docs(&m.path);
         let code = super::code::Code::new(&m.path, &m.data);
         if let Some(line) = super::unread::first_unread_run_in(&code) {
@@ -982,6 +1017,7 @@ impl HiddenCode {
         self.encoded.extend(other.encoded);
         self.entries.extend(other.entries);
         self.required.extend(other.required);
+        self.test_builds.extend(other.test_builds);
         self.paths.extend(other.paths);
         self.hooks.extend(other.hooks);
         self.unread.extend(other.unread);
@@ -1042,6 +1078,7 @@ impl HiddenCode {
         self.encoded.sort();
         self.entries.sort();
         self.required.sort();
+        self.test_builds.sort();
         self.hooks.sort();
         self.unread.sort();
         self.unread_unchanged.sort();
@@ -1131,6 +1168,7 @@ impl HiddenCode {
                 .filter(|(_, t)| changed_paths.contains(t.as_str())),
         );
         self.required.extend(same.required);
+        self.test_builds.extend(same.test_builds);
         self.requirement_files.extend(same.requirement_files);
         // A changed line that opens the tests makes unchanged test code
         // importable; an unchanged one, the changed test code.
@@ -1168,10 +1206,31 @@ impl HiddenCode {
             opened_note(self),
             self.runs_by_itself_note(),
             declared_note(&self.declared),
+            self.test_builds_note(),
         ]
         .into_iter()
         .flatten()
         .collect()
+    }
+
+    /// The build scripts in a test tree that the package's build runs. The
+    /// veto reads them as code, but both models read a test tree's path as
+    /// a test's: cachetools with a `tests/cmake/CMakeLists.txt` sending the
+    /// environment to a server, run by `add_subdirectory(tests/cmake)`, was
+    /// allowed at veto 0.0013, where the same script in `src/ext/` scores
+    /// 0.0030, past harmless-below (session 31).
+    fn test_builds_note(&self) -> Option<String> {
+        let shown: Vec<String> = self
+            .test_builds
+            .iter()
+            .filter(|(_, t)| self.paths.contains(t))
+            .map(|(p, t)| format!("{p} -> {t}"))
+            .collect();
+        files_note(&shown, |n, names| {
+            format!(
+                "the package's build runs {n} build script(s) in a test tree ({names}), which the pre-check reads as tests though building the package runs them; the pre-check alone does not allow it: left to detectors, or review them and allowlist the artifact by sha256"
+            )
+        })
     }
 
     /// The members a wheel places where they run by themselves.
@@ -1402,11 +1461,25 @@ fn runs_as_js_but_reads_inert(path: &str) -> bool {
     is_inert(path) && ext != "json" && ext != "node"
 }
 
-/// The files code at `path` runs by their path ([`super::launched`]) whose
-/// names say documentation or data.
+/// The files code at `path` runs by their path, and those a build script
+/// at `path` runs ([`super::launched`]), whose names say documentation or
+/// data.
 fn launched_but_read_inert(path: &str, data: &[u8]) -> Vec<String> {
     let mut found = super::launched::launched_paths(path, data);
     found.retain(|t| runs_as_js_but_reads_inert(t));
+    // A build system reads an included file as more of the script,
+    // whatever its name (JSON too).
+    let built = super::launched::run_by_build(path, data);
+    found.extend(built.into_iter().filter(|t| is_inert(t)));
+    found
+}
+
+/// The build scripts in a test tree that a build script at `path` runs
+/// (`add_subdirectory(tests/cmake)`, `subdir('tests')`,
+/// `include(tests/helpers.cmake)`; [`super::launched::run_by_build`]).
+fn test_builds_run_by(path: &str, data: &[u8]) -> Vec<String> {
+    let mut found = super::launched::run_by_build(path, data);
+    found.retain(|t| in_test_tree(t) && is_build_script(&file_name(t).1));
     found
 }
 
@@ -2490,7 +2563,6 @@ mod tests {
             "tests/examplefiles/wowtoc/files.toc",
             "pkg/Test/data/sample.c",
             "testdata/blob",
-            "tests/cmake/CMakeLists.txt",
             "requirements.txt",
         ] {
             assert!(is_inert(p), "{p}");
@@ -2522,6 +2594,15 @@ mod tests {
             "CMakeLists.txt",
             "src/ext/CMakeLists.txt",
             "cmake/FindThing.cmake",
+            // Build scripts are code in a test tree too: the root's runs
+            // them (`add_subdirectory`, `subdir`, `include`).
+            "tests/cmake/CMakeLists.txt",
+            "tests/helpers.cmake",
+            "tests/meson.build",
+            "test/fixtures/common.gypi",
+            "tests/certs/Makefile",
+            "tests/rules.mk",
+            "tests/SConscript",
             // A test tree's code stays code; only whole directory names count.
             "tests/__init__.py",
             "tests/run_all.sh",

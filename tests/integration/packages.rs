@@ -1259,6 +1259,119 @@ fn a_cmake_build_script_is_read_as_code() {
     assert_reason(&o, &r, (0, "precheck-harmless"));
 }
 
+/// A build runs what its build script names: a test folder's build script
+/// (`add_subdirectory`, Meson's `subdir`, a `.cmake` include, or the folder
+/// a `pyproject.toml` gives scikit-build-core), and a file it includes
+/// whatever its name. Such a script is code wherever it lies, but both
+/// models read a test tree's path as a test's, and a document as prose:
+/// cachetools so changed, its test folder's build script sending the
+/// environment to a server, was allowed at veto 0.0013, the same script in
+/// `src/ext/` vetoed at 0.0030 (session 31). Whatever the script holds, the
+/// pre-check alone no longer allows it, and the note names the script and
+/// what it runs; a root script running a folder that is not a test tree,
+/// or a test tree's script that nothing runs, adds no note.
+#[test]
+fn what_a_build_script_runs_is_judged_as_code() {
+    /// Members added to is-number.
+    type Added<'a> = &'a [(&'a str, &'a [u8])];
+    let c = Canary::new();
+    // No capability: the veto has nothing to read, so only the rule blocks.
+    let script: &[u8] = b"add_library(addon_tests STATIC x.c)\n";
+    let top =
+        |line: &str| format!("cmake_minimum_required(VERSION 3.15)\nproject(addon)\n{line}\n");
+    let sub = top("add_subdirectory(test/cmake)");
+    let inc = top("include(test/helpers.cmake)");
+    let doc = top("include(\"${CMAKE_CURRENT_SOURCE_DIR}/docs/build.txt\")");
+    let src = top("add_subdirectory(src/ext)");
+    let meson = "project('addon', 'c')\nsubdir('test')\n";
+    let skb = "[tool.scikit-build]\ncmake.source-dir = \"test/cmake\"\n";
+    let blocked: &[(&str, Added, &str)] = &[
+        (
+            "sub.tgz",
+            &[("package/CMakeLists.txt", sub.as_bytes()), ("package/test/cmake/CMakeLists.txt", script)],
+            "the package's build runs 1 build script(s) in a test tree (package/CMakeLists.txt -> package/test/cmake/CMakeLists.txt)",
+        ),
+        (
+            "inc.tgz",
+            &[("package/CMakeLists.txt", inc.as_bytes()), ("package/test/helpers.cmake", script)],
+            "(package/CMakeLists.txt -> package/test/helpers.cmake)",
+        ),
+        (
+            "meson.tgz",
+            &[("package/meson.build", meson.as_bytes()), ("package/test/meson.build", b"lib = static_library('t', 'x.c')\n")],
+            "(package/meson.build -> package/test/meson.build)",
+        ),
+        (
+            "skb.tgz",
+            &[("package/pyproject.toml", skb.as_bytes()), ("package/test/cmake/CMakeLists.txt", script)],
+            "(package/pyproject.toml -> package/test/cmake/CMakeLists.txt)",
+        ),
+        (
+            "doc.tgz",
+            &[("package/CMakeLists.txt", doc.as_bytes()), ("package/docs/build.txt", script)],
+            "code that requires, forks or runs them by path: package/CMakeLists.txt -> package/docs/build.txt)",
+        ),
+    ];
+    for (name, added, want) in blocked {
+        let p = is_number_with_all(&c, name, added);
+        let (o, r) = scan_path_json(&c, &p);
+        assert_reason(&o, &r, (2, "inconclusive"));
+        let note = r["policies"][0]["precheck"]["note"].as_str().unwrap_or("");
+        assert!(note.contains(want), "{name}: {r:#}");
+    }
+    let allowed: &[(&str, Added)] = &[
+        (
+            "src.tgz",
+            &[
+                ("package/CMakeLists.txt", src.as_bytes()),
+                ("package/src/ext/CMakeLists.txt", script),
+            ],
+        ),
+        (
+            "unrun.tgz",
+            &[("package/test/cmake/CMakeLists.txt", script)],
+        ),
+    ];
+    for (name, added) in allowed {
+        let p = is_number_with_all(&c, name, added);
+        let (o, r) = scan_path_json(&c, &p);
+        assert_reason(&o, &r, (0, "precheck-harmless"));
+    }
+    // In a version diff, an unchanged root script runs the changed test
+    // script; a change elsewhere leaves the accepted test script unread.
+    // Thresholds that clear any score, so that only the rule can block (the
+    // main model does not clear a one-line change on its own).
+    let lax = lax_config(&c);
+    let with = |name: &str, test_script: &[u8], readme: &[u8]| {
+        is_number_with_all(
+            &c,
+            name,
+            &[
+                ("package/CMakeLists.txt", sub.as_bytes()),
+                ("package/test/cmake/CMakeLists.txt", test_script),
+                ("package/NOTES.md", readme),
+            ],
+        )
+    };
+    let base = with("base.tgz", script, b"# Notes\n");
+    let changed = with(
+        "changed.tgz",
+        b"add_library(addon_tests STATIC y.c)\n",
+        b"# Notes\n",
+    );
+    let (o, r) = scan_diff_json_under(&c, &lax, &base, &changed);
+    assert_reason(&o, &r, (2, "inconclusive"));
+    let note = r["policies"][0]["precheck"]["note"].as_str().unwrap_or("");
+    // A diff's paths are the release's, without its root folder.
+    assert!(
+        note.contains("(CMakeLists.txt -> test/cmake/CMakeLists.txt)"),
+        "{r:#}"
+    );
+    let elsewhere = with("elsewhere.tgz", script, b"# Notes\n\nMore notes.\n");
+    let (o, r) = scan_diff_json_under(&c, &lax, &base, &elsewhere);
+    assert_reason(&o, &r, (0, "precheck-harmless"));
+}
+
 /// Archives that pip (through Python's tarfile and zipfile) unpacks
 /// differently from a naive reader, end to end. Each was allowed, or read
 /// as another file, before: a second gzip member holding setup.py, a
