@@ -75,7 +75,12 @@ pub(super) fn is_script(path: &str) -> bool {
 /// another language, or in none, run (code that runs a file by its path is
 /// [`first_unread_run`]'s).
 pub fn opened_by<'a>(path: &str, mut openers: impl Iterator<Item = &'a str>) -> bool {
-    lang(path).is_some_and(|l| openers.any(|o| lang(o) == Some(l)))
+    // A `pyproject.toml` opens by its backend path, for Python.
+    let opens = |o: &str| match file_name(o).1.as_str() {
+        "pyproject.toml" => Some(Lang::Python),
+        _ => lang(o),
+    };
+    lang(path).is_some_and(|l| openers.any(|o| opens(o) == Some(l)))
 }
 
 fn lang(path: &str) -> Option<Lang> {
@@ -233,6 +238,9 @@ pub fn first_opening(path: &str, data: &[u8]) -> Option<usize> {
 /// too.
 pub fn first_opening_in(code: &Code) -> Option<usize> {
     let path = code.path;
+    if file_name(path).1 == "pyproject.toml" {
+        return backend_in_tests_or_docs(path, code.data);
+    }
     if tests_or_docs(path) || is_inert(path) {
         return None;
     }
@@ -256,6 +264,36 @@ pub fn first_opening_in(code: &Code) -> Option<usize> {
         .find(|f| !comment(f.line) && re.is_match(&f.text))
         .map(|f| f.n);
     folded.or(written)
+}
+
+/// Where a root `pyproject.toml` (`data`, at `path`) makes pip import its
+/// build backend from the package's tests or documentation
+/// (`backend-path = ["tests"]`, or `["."]` with `build-backend =
+/// "tests.helper"`): the 1-based line of `backend-path`, or `None`. pip
+/// puts each `backend-path` folder on the import path and imports the
+/// backend to build the package, so a test file's `exec` runs at install;
+/// cachetools so changed (`exec(base64.b64decode(…))` in
+/// `tests/buildhelper.py`) was allowed by every rule (session 31).
+fn backend_in_tests_or_docs(path: &str, data: &[u8]) -> Option<usize> {
+    if path.matches('/').count() > 1 || memchr::memmem::find(data, b"backend-path").is_none() {
+        return None;
+    }
+    let table: toml::Table = toml::from_str(std::str::from_utf8(data).ok()?).ok()?;
+    let system = table.get("build-system")?;
+    let backend = system.get("build-backend")?.as_str()?;
+    let module = backend.split(':').next()?.trim().replace('.', "/");
+    let opens = system
+        .get("backend-path")?
+        .as_array()?
+        .iter()
+        .filter_map(|p| p.as_str())
+        .any(|dir| {
+            let file = format!("{}/{module}.py", dir.trim_end_matches('/'));
+            // From the root: `./tests` is `tests`.
+            super::render::resolve_from("", &file).is_some_and(|f| tests_or_docs(&f))
+        });
+    let at = memchr::memmem::find(data, b"backend-path")?;
+    opens.then(|| 1 + data[..at].iter().filter(|&&b| b == b'\n').count())
 }
 
 /// `torch.load(…, weights_only=True)` reads tensors only.
@@ -698,5 +736,44 @@ mod tests {
             first_opening("tests/conftest.py", b"sys.path.insert(0, d)\n"),
             None
         );
+    }
+
+    /// A build backend pip imports from the tests or docs opens them, for
+    /// Python only; one from elsewhere, or a pyproject that is not the
+    /// root's, does not.
+    #[test]
+    fn a_build_backend_in_tests_or_docs_opens_them() {
+        let toml = |backend: &str, paths: &str| {
+            format!("[project]\nname = \"x\"\n\n[build-system]\nrequires = []\nbuild-backend = \"{backend}\"\nbackend-path = {paths}\n")
+        };
+        for (backend, paths) in [
+            ("helper", "[\"tests\"]"),
+            ("helper:api", "[\"./tests/\"]"),
+            ("tests.helper", "[\".\"]"),
+            ("conf", "[\"_b\", \"docs\"]"),
+        ] {
+            let t = toml(backend, paths);
+            assert_eq!(
+                first_opening("pkg/pyproject.toml", t.as_bytes()),
+                Some(7),
+                "{t}"
+            );
+        }
+        for (path, backend, paths) in [
+            ("pkg/pyproject.toml", "helper", "[\"_build\"]"),
+            ("pkg/pyproject.toml", "setuptools.build_meta", "[\".\"]"),
+            ("pkg/sub/pyproject.toml", "helper", "[\"tests\"]"),
+        ] {
+            let t = toml(backend, paths);
+            assert_eq!(first_opening(path, t.as_bytes()), None, "{path} {t}");
+        }
+        assert!(opened_by(
+            "pkg/tests/helper.py",
+            ["pkg/pyproject.toml"].into_iter()
+        ));
+        assert!(!opened_by(
+            "pkg/tests/helper.js",
+            ["pkg/pyproject.toml"].into_iter()
+        ));
     }
 }

@@ -2723,6 +2723,44 @@ fn code_that_spies_on_the_user_is_not_allowed_on_scores_alone() {
     }
 }
 
+/// pip imports a build backend from the folders `backend-path` names, so a
+/// backend in the tests runs at install like the package's own code:
+/// cachetools whose `pyproject.toml` took `buildhelper` from `tests/`,
+/// where it ran `exec(base64.b64decode(…))`, was allowed by every rule
+/// (session 31), the test tree's lines not counting. Now they count, as
+/// they do when the package's code imports its tests; a backend from a
+/// folder that is not a test tree opens nothing.
+#[test]
+fn a_build_backend_in_the_tests_makes_them_the_package_s_own() {
+    let c = Canary::new();
+    let lax = lax_config(&c);
+    let helper: &[u8] = b"import base64\nexec(base64.b64decode(\"cHJpbnQoMSk=\"))\n";
+    let pyproject = |dir: &str| {
+        format!("[build-system]\nrequires = []\nbuild-backend = \"buildhelper\"\nbackend-path = [\"{dir}\"]\n")
+    };
+    let with = |name: &str, dir: &str| {
+        is_number_with_all(
+            &c,
+            name,
+            &[
+                ("package/pyproject.toml", pyproject(dir).as_bytes()),
+                ("package/tests/buildhelper.py", helper),
+            ],
+        )
+    };
+    let (o, r) = scan_path_json_under(&c, &lax, &with("tests.tgz", "tests"));
+    assert_reason(&o, &r, (2, "inconclusive"));
+    let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+    for named in [
+        "package/tests/buildhelper.py:2",
+        "importable (package/pyproject.toml:4",
+    ] {
+        assert!(note.contains(named), "{named} in {note}");
+    }
+    let (o, r) = scan_path_json_under(&c, &lax, &with("build.tgz", "_build"));
+    assert_reason(&o, &r, (0, "precheck-harmless"));
+}
+
 /// A dependency fetched from a URL, a git repository or a local path is
 /// installed with the package, but its code is in no file any reader of
 /// the package saw, and it can change without a new release. is-number
