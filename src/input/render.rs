@@ -1396,7 +1396,7 @@ fn opened_note(hidden: &HiddenCode) -> Option<String> {
     let shown = at_lines(&hidden.openings);
     files_note(&shown, |_, names| {
         format!(
-            "{} of those lines are in tests or documentation, and count because the package's code makes them importable ({names}: a write to the import path, or an import from them)",
+            "{} of those lines are in tests or documentation, and count because the package's code makes them importable ({names}: a write to the import path, an import from them, or a build setting that imports them)",
             hidden.opened
         )
     })

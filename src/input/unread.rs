@@ -75,9 +75,10 @@ pub(super) fn is_script(path: &str) -> bool {
 /// another language, or in none, run (code that runs a file by its path is
 /// [`first_unread_run`]'s).
 pub fn opened_by<'a>(path: &str, mut openers: impl Iterator<Item = &'a str>) -> bool {
-    // A `pyproject.toml` opens by its backend path, for Python.
+    // A `pyproject.toml` or `setup.cfg` opens what a build imports, for
+    // Python.
     let opens = |o: &str| match file_name(o).1.as_str() {
-        "pyproject.toml" => Some(Lang::Python),
+        "pyproject.toml" | "setup.cfg" => Some(Lang::Python),
         _ => lang(o),
     };
     lang(path).is_some_and(|l| openers.any(|o| opens(o) == Some(l)))
@@ -238,8 +239,8 @@ pub fn first_opening(path: &str, data: &[u8]) -> Option<usize> {
 /// too.
 pub fn first_opening_in(code: &Code) -> Option<usize> {
     let path = code.path;
-    if file_name(path).1 == "pyproject.toml" {
-        return backend_in_tests_or_docs(path, code.data);
+    if matches!(file_name(path).1.as_str(), "pyproject.toml" | "setup.cfg") {
+        return manifest_opening(path, code.data);
     }
     if tests_or_docs(path) || is_inert(path) {
         return None;
@@ -266,18 +267,55 @@ pub fn first_opening_in(code: &Code) -> Option<usize> {
     folded.or(written)
 }
 
-/// Where a root `pyproject.toml` (`data`, at `path`) makes pip import its
-/// build backend from the package's tests or documentation
-/// (`backend-path = ["tests"]`, or `["."]` with `build-backend =
-/// "tests.helper"`): the 1-based line of `backend-path`, or `None`. pip
-/// puts each `backend-path` folder on the import path and imports the
-/// backend to build the package, so a test file's `exec` runs at install;
-/// cachetools so changed (`exec(base64.b64decode(…))` in
-/// `tests/buildhelper.py`) was allowed by every rule (session 31).
-fn backend_in_tests_or_docs(path: &str, data: &[u8]) -> Option<usize> {
-    if path.matches('/').count() > 1 || memchr::memmem::find(data, b"backend-path").is_none() {
+/// Where a root `pyproject.toml` or `setup.cfg` (`data`, at `path`) makes
+/// a build import a module of the package's tests or documentation: the
+/// 1-based line, or `None`. Building the package runs that module, so a
+/// test file's `exec` runs at install; cachetools so changed
+/// (`exec(base64.b64decode(…))` in `tests/buildhelper.py`) was allowed by
+/// every rule (session 31), with each of:
+///
+/// - pip's build backend from a `backend-path` folder
+///   (`backend-path = ["tests"]`, or `["."]` with `build-backend =
+///   "tests.helper"`), [`backend_in_tests_or_docs`];
+/// - setuptools' `attr` (`version = {attr = "tests.info.VERSION"}`,
+///   `version = attr: tests.info.VERSION`), which imports the module when
+///   the value is not a literal;
+/// - setuptools' `cmdclass` (`cmdclass = {build_py = "tests.x.BuildPy"}`,
+///   a `[tool.setuptools.cmdclass]` table, or `setup.cfg`'s lines under
+///   `cmdclass =`).
+fn manifest_opening(path: &str, data: &[u8]) -> Option<usize> {
+    if path.matches('/').count() > 1 {
         return None;
     }
+    let line_of = |at: usize| 1 + data[..at].iter().filter(|&&b| b == b'\n').count();
+    // A dotted name through a tests or docs package, as a value.
+    const NAME: &str = r#"\s*["']?\s*(?:[A-Za-z_]\w*\.)*(?:tests?|testing|docs?)\.[A-Za-z_]"#;
+    static ATTR: OnceLock<Regex> = OnceLock::new();
+    static VALUE: OnceLock<Regex> = OnceLock::new();
+    let attr = ATTR.get_or_init(|| build(&format!(r"\battr\s*[:=]{NAME}"), false));
+    let value = VALUE.get_or_init(|| build(&format!(r"[:=]{NAME}"), false));
+    let attr_at = attr.find(data).map(|m| m.start());
+    // `cmdclass` up to the next section (`[…]` at a line's start).
+    let cmdclass_at = memchr::memmem::find_iter(data, b"cmdclass").find_map(|at| {
+        let rest = &data[at..];
+        let end = memchr::memmem::find(rest, b"\n[").unwrap_or(rest.len());
+        value.find(&rest[..end]).map(|m| at + m.start())
+    });
+    let backend_at = backend_in_tests_or_docs(data);
+    [attr_at, cmdclass_at, backend_at]
+        .into_iter()
+        .flatten()
+        .min()
+        .map(line_of)
+}
+
+/// Where a `pyproject.toml` (`data`) makes pip import its build backend
+/// from the tests or docs: the offset of `backend-path`. pip puts each
+/// `backend-path` folder on the import path and imports the backend to
+/// build the package.
+fn backend_in_tests_or_docs(data: &[u8]) -> Option<usize> {
+    // Most pyproject files name none; they are not parsed again.
+    let at = memchr::memmem::find(data, b"backend-path")?;
     let table: toml::Table = toml::from_str(std::str::from_utf8(data).ok()?).ok()?;
     let system = table.get("build-system")?;
     let backend = system.get("build-backend")?.as_str()?;
@@ -292,8 +330,7 @@ fn backend_in_tests_or_docs(path: &str, data: &[u8]) -> Option<usize> {
             // From the root: `./tests` is `tests`.
             super::render::resolve_from("", &file).is_some_and(|f| tests_or_docs(&f))
         });
-    let at = memchr::memmem::find(data, b"backend-path")?;
-    opens.then(|| 1 + data[..at].iter().filter(|&&b| b == b'\n').count())
+    opens.then_some(at)
 }
 
 /// `torch.load(…, weights_only=True)` reads tensors only.
@@ -767,6 +804,29 @@ mod tests {
             let t = toml(backend, paths);
             assert_eq!(first_opening(path, t.as_bytes()), None, "{path} {t}");
         }
+        // setuptools' attr and cmdclass, in either file.
+        for (path, text, line) in [
+            ("pkg/pyproject.toml", "[project]\nname = \"x\"\n[tool.setuptools.dynamic]\nversion = {attr = \"tests.info.VERSION\"}\n", 4),
+            ("pkg/pyproject.toml", "[tool.setuptools]\ncmdclass = {build_py = \"pkg.tests.x.BuildPy\"}\n", 2),
+            ("pkg/pyproject.toml", "[tool.setuptools.cmdclass]\n\nbuild_py = 'docs.x.BuildPy'\n", 3),
+            ("pkg/setup.cfg", "[metadata]\nversion = attr: tests.info.VERSION\n", 2),
+            ("pkg/setup.cfg", "[options]\ncmdclass =\n    build_py = tests.x.BuildPy\n", 3),
+        ] {
+            assert_eq!(first_opening(path, text.as_bytes()), Some(line), "{text}");
+        }
+        for (path, text) in [
+            ("pkg/pyproject.toml", "[tool.setuptools.dynamic]\nversion = {attr = \"pkg.__version__\"}\n"),
+            ("pkg/pyproject.toml", "[tool.pytest.ini_options]\ntestpaths = [\"tests\"]\n"),
+            ("pkg/pyproject.toml", "[tool.setuptools.packages.find]\nexclude = [\"tests.*\"]\n"),
+            ("pkg/setup.cfg", "[options]\ncmdclass =\n    build_py = pkg.build.BuildPy\n[tool:pytest]\naddopts = --pyargs tests.x\n"),
+            ("pkg/sub/setup.cfg", "[metadata]\nversion = attr: tests.info.VERSION\n"),
+        ] {
+            assert_eq!(first_opening(path, text.as_bytes()), None, "{text}");
+        }
+        assert!(opened_by(
+            "pkg/tests/helper.py",
+            ["pkg/setup.cfg"].into_iter()
+        ));
         assert!(opened_by(
             "pkg/tests/helper.py",
             ["pkg/pyproject.toml"].into_iter()

@@ -2723,13 +2723,14 @@ fn code_that_spies_on_the_user_is_not_allowed_on_scores_alone() {
     }
 }
 
-/// pip imports a build backend from the folders `backend-path` names, so a
-/// backend in the tests runs at install like the package's own code:
-/// cachetools whose `pyproject.toml` took `buildhelper` from `tests/`,
-/// where it ran `exec(base64.b64decode(…))`, was allowed by every rule
-/// (session 31), the test tree's lines not counting. Now they count, as
-/// they do when the package's code imports its tests; a backend from a
-/// folder that is not a test tree opens nothing.
+/// pip imports a build backend from the folders `backend-path` names, and
+/// setuptools imports the module an `attr` or a `cmdclass` names, so such
+/// a module in the tests runs at install like the package's own code:
+/// cachetools whose `pyproject.toml` took its backend, its version or a
+/// command from `tests/`, where it ran `exec(base64.b64decode(…))`, was
+/// allowed by every rule (session 31), the test tree's lines not counting.
+/// Now they count, as they do when the package's code imports its tests;
+/// a backend from a folder that is not a test tree opens nothing.
 #[test]
 fn a_build_backend_in_the_tests_makes_them_the_package_s_own() {
     let c = Canary::new();
@@ -2756,6 +2757,31 @@ fn a_build_backend_in_the_tests_makes_them_the_package_s_own() {
         "importable (package/pyproject.toml:4",
     ] {
         assert!(note.contains(named), "{named} in {note}");
+    }
+    for (name, path, manifest, line) in [
+        (
+            "attr.tgz",
+            "package/pyproject.toml",
+            "[tool.setuptools.dynamic]\nversion = {attr = \"tests.buildhelper.VERSION\"}\n",
+            2,
+        ),
+        (
+            "cmdclass.tgz",
+            "package/setup.cfg",
+            "[metadata]\nname = x\n\n[options]\ncmdclass =\n    build_py = tests.buildhelper.BuildPy\n",
+            6,
+        ),
+    ] {
+        let p = is_number_with_all(
+            &c,
+            name,
+            &[(path, manifest.as_bytes()), ("package/tests/buildhelper.py", helper)],
+        );
+        let (o, r) = scan_path_json_under(&c, &lax, &p);
+        assert_reason(&o, &r, (2, "inconclusive"));
+        let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+        let opened = format!("importable ({path}:{line}");
+        assert!(note.contains(&opened), "{opened} in {note}");
     }
     let (o, r) = scan_path_json_under(&c, &lax, &with("build.tgz", "_build"));
     assert_reason(&o, &r, (0, "precheck-harmless"));
