@@ -282,7 +282,11 @@ pub fn first_opening_in(code: &Code) -> Option<usize> {
 ///   the value is not a literal;
 /// - setuptools' `cmdclass` (`cmdclass = {build_py = "tests.x.BuildPy"}`,
 ///   a `[tool.setuptools.cmdclass]` table, or `setup.cfg`'s lines under
-///   `cmdclass =`).
+///   `cmdclass =`);
+/// - a build hook or script a backend runs by its path: Hatch's
+///   `path = "tests/hook.py"` (custom build and metadata hooks, and the
+///   `code` version source, which runs the file), Poetry's
+///   `script = "…"`, PDM's `custom-hook = "…"`.
 fn manifest_opening(path: &str, data: &[u8]) -> Option<usize> {
     if path.matches('/').count() > 1 {
         return None;
@@ -301,8 +305,16 @@ fn manifest_opening(path: &str, data: &[u8]) -> Option<usize> {
         let end = memchr::memmem::find(rest, b"\n[").unwrap_or(rest.len());
         value.find(&rest[..end]).map(|m| at + m.start())
     });
+    static HOOK: OnceLock<Regex> = OnceLock::new();
+    let hook = HOOK.get_or_init(|| {
+        build(
+            r#"(?m)^\s*(?:path|script|custom-hook)\s*=\s*["'](?:\./)?(?:[\w.-]+/)*(?:tests?|testing|docs?)/[\w./-]*\.py["']"#,
+            false,
+        )
+    });
+    let hook_at = hook.find(data).map(|m| m.start());
     let backend_at = backend_in_tests_or_docs(data);
-    [attr_at, cmdclass_at, backend_at]
+    [attr_at, cmdclass_at, hook_at, backend_at]
         .into_iter()
         .flatten()
         .min()
@@ -811,6 +823,10 @@ mod tests {
             ("pkg/pyproject.toml", "[tool.setuptools.cmdclass]\n\nbuild_py = 'docs.x.BuildPy'\n", 3),
             ("pkg/setup.cfg", "[metadata]\nversion = attr: tests.info.VERSION\n", 2),
             ("pkg/setup.cfg", "[options]\ncmdclass =\n    build_py = tests.x.BuildPy\n", 3),
+            ("pkg/pyproject.toml", "[tool.hatch.build.hooks.custom]\npath = \"tests/hook.py\"\n", 2),
+            ("pkg/pyproject.toml", "[tool.hatch.version]\nsource = \"code\"\n  path = './docs/v.py'\n", 3),
+            ("pkg/pyproject.toml", "[tool.poetry.build]\nscript = \"tests/build.py\"\n", 2),
+            ("pkg/pyproject.toml", "[tool.pdm.build]\ncustom-hook = \"test/build.py\"\n", 2),
         ] {
             assert_eq!(first_opening(path, text.as_bytes()), Some(line), "{text}");
         }
@@ -820,6 +836,8 @@ mod tests {
             ("pkg/pyproject.toml", "[tool.setuptools.packages.find]\nexclude = [\"tests.*\"]\n"),
             ("pkg/setup.cfg", "[options]\ncmdclass =\n    build_py = pkg.build.BuildPy\n[tool:pytest]\naddopts = --pyargs tests.x\n"),
             ("pkg/sub/setup.cfg", "[metadata]\nversion = attr: tests.info.VERSION\n"),
+            ("pkg/pyproject.toml", "[tool.hatch.build.hooks.custom]\npath = \"hatch_build.py\"\n"),
+            ("pkg/pyproject.toml", "[tool.coverage.run]\nomit = [\"tests/conftest.py\"]\n"),
         ] {
             assert_eq!(first_opening(path, text.as_bytes()), None, "{text}");
         }

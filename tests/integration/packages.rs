@@ -2723,9 +2723,10 @@ fn code_that_spies_on_the_user_is_not_allowed_on_scores_alone() {
     }
 }
 
-/// pip imports a build backend from the folders `backend-path` names, and
-/// setuptools imports the module an `attr` or a `cmdclass` names, so such
-/// a module in the tests runs at install like the package's own code:
+/// pip imports a build backend from the folders `backend-path` names,
+/// setuptools imports the module an `attr` or a `cmdclass` names, and Hatch
+/// runs the custom build hook its `path` names, so such a module in the
+/// tests runs at install like the package's own code:
 /// cachetools whose `pyproject.toml` took its backend, its version or a
 /// command from `tests/`, where it ran `exec(base64.b64decode(…))`, was
 /// allowed by every rule (session 31), the test tree's lines not counting.
@@ -2764,6 +2765,12 @@ fn a_build_backend_in_the_tests_makes_them_the_package_s_own() {
             "package/pyproject.toml",
             "[tool.setuptools.dynamic]\nversion = {attr = \"tests.buildhelper.VERSION\"}\n",
             2,
+        ),
+        (
+            "hook.tgz",
+            "package/pyproject.toml",
+            "[build-system]\nrequires = [\"hatchling\"]\nbuild-backend = \"hatchling.build\"\n\n[tool.hatch.build.hooks.custom]\npath = \"tests/buildhelper.py\"\n",
+            6,
         ),
         (
             "cmdclass.tgz",
