@@ -136,6 +136,25 @@ def main(out):
                                    b"function f(a = './docs/n.txt') { return require(a); }\n"
                                    b"const s = './docs/n.txt'; spawn(process.execPath, [s, q]);\n"),
         ("package/docs/n.txt", "f", b"module.exports = 1;\n")])
+    # What a build runs (session 31): a test tree's build script and
+    # source, a document a build script includes, build settings that
+    # import the tests.
+    tars["build-runs"] = tar([
+        ("p-1/CMakeLists.txt", "f", b"project(p C)\nadd_subdirectory(tests/cmake)\n"
+                                     b"INCLUDE(\"${CMAKE_CURRENT_SOURCE_DIR}/docs/b.txt\")\nadd_library(m tests/m.c)\n"),
+        ("p-1/meson.build", "f", b"project('p', 'c')\nsubdir('tests')\nsubdir(get_option('d'))\n"),
+        ("p-1/Makefile", "f", b"include docs/rules.txt common.mk\n-include $(D)\nall:\n\tinclude x\n"),
+        ("p-1/setup.py", "f", b"from setuptools import setup, Extension\n"
+                               b"setup(ext_modules=[Extension('m', sources=glob.glob('tests/*.c'))])\n"),
+        ("p-1/pyproject.toml", "f", b'[build-system]\nbuild-backend = "h"\nbackend-path = ["tests"]\n'
+                                     b'[tool.scikit-build]\ncmake.source-dir = "tests/cmake"\n'
+                                     b'[tool.setuptools]\ncmdclass = {build_py = "tests.h.B"}\n'
+                                     b'[tool.hatch.build.hooks.custom]\npath = "tests/h.py"\n'),
+        ("p-1/setup.cfg", "f", b"[metadata]\nversion = attr: tests.h.V\n"),
+        ("p-1/tests/cmake/CMakeLists.txt", "f", b"execute_process(COMMAND sh -c id)\n"),
+        ("p-1/tests/meson.build", "f", b"run_command('id')\n"),
+        ("p-1/tests/m.c", "f", b"int m;\n"), ("p-1/tests/h.py", "f", b"exec(x)\n"),
+        ("p-1/docs/b.txt", "f", b"message(x)\n"), ("p-1/docs/rules.txt", "f", b"X := $(shell id)\n")])
     # A zip with bytes after its end record, and one inside a file's tail.
     zips["zip-appended"] = zipb([("pkg/__init__.py", INIT, None, D)]) + b"PK\x05\x06" + b"\0" * 18
     tars["tail-zip"] = tar([("p-1/setup.py", "f", SETUP),
