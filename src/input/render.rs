@@ -948,6 +948,9 @@ impl HiddenCode {
             for target in node_entry_points(&m.path, json) {
                 self.entries.push((m.path.clone(), target));
             }
+            if let Some(line) = entry_in_tests_or_docs(&m.path, &m.data, json) {
+                self.openings.push((m.path.clone(), line));
+            }
             if let Some(h) = install_scripts(json) {
                 self.hooks.push((m.path.clone(), h));
             }
@@ -1396,7 +1399,7 @@ fn opened_note(hidden: &HiddenCode) -> Option<String> {
     let shown = at_lines(&hidden.openings);
     files_note(&shown, |_, names| {
         format!(
-            "{} of those lines are in tests or documentation, and count because the package's code makes them importable ({names}: a write to the import path, an import from them, or a build setting that imports them)",
+            "{} of those lines are in tests or documentation, and count because the package's code makes them importable ({names}: a write to the import path, an import from them, or a setting that makes a build or Node run them)",
             hidden.opened
         )
     })
@@ -1542,6 +1545,29 @@ fn glob_matches(pattern: &[u8], path: &[u8]) -> bool {
 /// Node 20 runs such a file). An `imports` target not starting with `./`
 /// names another package, not a file of this one.
 fn node_entry_points(path: &str, json: &serde_json::Value) -> Vec<String> {
+    let mut targets = node_entry_targets(path, json);
+    targets.retain(|full| runs_as_js_but_reads_inert(full));
+    targets
+}
+
+/// Where a `package.json` (`data`, parsed as `json`, at `path`) makes an
+/// entry point of a file in the tests or docs ([`node_entry_targets`]):
+/// the 1-based line that names the first, or `None`. Node runs it when the
+/// package is used, so its lines are the package's own: is-number whose
+/// `"main"` (or `bin`, or `exports`) was `test/entry.js`, an `eval` of a
+/// decoded string in it, was allowed by every rule (session 31), the test
+/// file's line not counting.
+fn entry_in_tests_or_docs(path: &str, data: &[u8], json: &serde_json::Value) -> Option<usize> {
+    let first = node_entry_targets(path, json)
+        .into_iter()
+        .find(|t| super::unread::tests_or_docs(t))?;
+    let name = file_name(&first).0;
+    let at = memchr::memmem::find(data, name.as_bytes()).unwrap_or(0);
+    Some(1 + data[..at].iter().filter(|&&b| b == b'\n').count())
+}
+
+/// Every file a `package.json` at `path` makes Node run ([`node_entry_points`]).
+fn node_entry_targets(path: &str, json: &serde_json::Value) -> Vec<String> {
     fn strings<'a>(v: &'a serde_json::Value, out: &mut Vec<&'a str>) {
         match v {
             serde_json::Value::String(s) => out.push(s),
@@ -1573,7 +1599,6 @@ fn node_entry_points(path: &str, json: &serde_json::Value) -> Vec<String> {
     targets
         .into_iter()
         .filter_map(|t| resolve_from(dir, t))
-        .filter(|full| runs_as_js_but_reads_inert(full))
         .collect()
 }
 

@@ -76,9 +76,10 @@ pub(super) fn is_script(path: &str) -> bool {
 /// [`first_unread_run`]'s).
 pub fn opened_by<'a>(path: &str, mut openers: impl Iterator<Item = &'a str>) -> bool {
     // A `pyproject.toml` or `setup.cfg` opens what a build imports, for
-    // Python.
+    // Python; a `package.json`, its entry points, for JavaScript.
     let opens = |o: &str| match file_name(o).1.as_str() {
         "pyproject.toml" | "setup.cfg" => Some(Lang::Python),
+        "package.json" => Some(Lang::JavaScript),
         _ => lang(o),
     };
     lang(path).is_some_and(|l| openers.any(|o| opens(o) == Some(l)))

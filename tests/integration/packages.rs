@@ -2794,6 +2794,49 @@ fn a_build_backend_in_the_tests_makes_them_the_package_s_own() {
     assert_reason(&o, &r, (0, "precheck-harmless"));
 }
 
+/// Node runs a `package.json`'s `main`, `bin` and `exports` when the
+/// package is used, so an entry point in the tests makes its lines the
+/// package's own: is-number whose `main`, `bin` or `exports` named
+/// `test/entry.js`, an `eval` of a decoded string in it, was allowed by
+/// every rule (session 31). The same file that no entry point names is
+/// the tests' business.
+#[test]
+fn an_entry_point_in_the_tests_makes_them_the_package_s_own() {
+    let c = Canary::new();
+    let lax = lax_config(&c);
+    let entry: &[u8] = b"module.exports = require('../index.js');\n\
+        eval(Buffer.from('Y29uc29sZS5sb2coMSk=', 'base64').toString());\n";
+    let added: &[(&str, &[u8])] = &[("package/test/entry.js", entry)];
+    for (name, key, value) in [
+        ("main.tgz", "main", serde_json::json!("test/entry.js")),
+        (
+            "bin.tgz",
+            "bin",
+            serde_json::json!({ "isnum": "./test/entry.js" }),
+        ),
+        (
+            "exports.tgz",
+            "exports",
+            serde_json::json!({ ".": "./test/entry.js" }),
+        ),
+    ] {
+        let edit = move |json: &mut serde_json::Value| json[key] = value.clone();
+        let p = is_number_edited(&c, name, Some(&edit), added);
+        let (o, r) = scan_path_json_under(&c, &lax, &p);
+        assert_reason(&o, &r, (2, "inconclusive"));
+        let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+        for named in [
+            "package/test/entry.js:2",
+            "importable (package/package.json:",
+        ] {
+            assert!(note.contains(named), "{name}: {named} in {note}");
+        }
+    }
+    let p = is_number_with_all(&c, "unnamed.tgz", added);
+    let (o, r) = scan_path_json_under(&c, &lax, &p);
+    assert_reason(&o, &r, (0, "precheck-harmless"));
+}
+
 /// A dependency fetched from a URL, a git repository or a local path is
 /// installed with the package, but its code is in no file any reader of
 /// the package saw, and it can change without a new release. is-number
