@@ -230,9 +230,10 @@ pub fn is_compiled_source(lower_name: &str) -> bool {
 
 /// The source files (archive paths, resolved, not checked to exist; a
 /// `*` or `?` kept as written, for the caller to match) that `data`, a
-/// root `setup.py` or `pyproject.toml`, or a build script outside a test
-/// tree, names by a literal path: any quoted string, and for CMake any
-/// bare word, that ends in a compiled source's extension
+/// root `setup.py` or `pyproject.toml`, or a build script or `Cargo.toml`
+/// outside a test tree, names by a literal path: any quoted string, for
+/// CMake any bare word, and for Cargo the paths it builds
+/// ([`cargo_sources`]), that ends in a compiled source's extension
 /// ([`is_compiled_source`]), from the file's folder and from the root.
 /// `Extension('m', sources=['tests/data/speed.c'])` compiles a test tree's
 /// C file into the package, and a constructor in it runs at import: read
@@ -247,14 +248,24 @@ pub fn compiled_sources(path: &str, data: &[u8]) -> Vec<String> {
     let manifest =
         matches!(lower.as_str(), "setup.py" | "pyproject.toml") && path.matches('/').count() <= 1;
     let script = cmake || lower == "meson.build" || matches!(ext, "gyp" | "gypi");
-    if !(manifest || script) || super::render::in_test_tree(path) {
+    let cargo = lower == "cargo.toml";
+    if !(manifest || script || cargo) || super::render::in_test_tree(path) {
         return Vec::new();
     }
-    let mut words = quoted_strings(data);
+    use std::borrow::Cow;
+    let mut words: Vec<Cow<str>> = if cargo {
+        cargo_sources(data).into_iter().map(Cow::Owned).collect()
+    } else {
+        quoted_strings(data)
+            .into_iter()
+            .map(Cow::Borrowed)
+            .collect()
+    };
     if cmake {
         words.extend(
             data.split(|b| b.is_ascii_whitespace() || b"()\"'".contains(b))
-                .filter_map(|w| std::str::from_utf8(w).ok()),
+                .filter_map(|w| std::str::from_utf8(w).ok())
+                .map(Cow::Borrowed),
         );
     }
     let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
@@ -265,7 +276,7 @@ pub fn compiled_sources(path: &str, data: &[u8]) -> Vec<String> {
         .filter(|w| !w.contains('$') && is_compiled_source(&file_name(w).1));
     for w in named.take(MAX_BUILD_PATHS) {
         for base in [dir, root] {
-            if let Some(full) = super::render::resolve_from(base, w) {
+            if let Some(full) = super::render::resolve_from(base, &w) {
                 if !out.contains(&full) {
                     out.push(full);
                 }
@@ -273,6 +284,29 @@ pub fn compiled_sources(path: &str, data: &[u8]) -> Vec<String> {
         }
     }
     out
+}
+
+/// The Rust sources a `Cargo.toml` (`data`) builds from paths it names:
+/// the build script (`[package] build = "…"`, which Cargo compiles and
+/// runs before the crate, as maturin and setuptools-rust do when pip builds
+/// the package), the library's and each binary's `path`. Test, bench and
+/// example targets are not built by an install, so their paths do not
+/// count.
+fn cargo_sources(data: &[u8]) -> Vec<String> {
+    let Some(table) = std::str::from_utf8(data)
+        .ok()
+        .and_then(|t| toml::from_str::<toml::Table>(t).ok())
+    else {
+        return Vec::new();
+    };
+    let mut paths: Vec<String> = Vec::new();
+    let text = |v: Option<&toml::Value>| v.and_then(|v| v.as_str()).map(str::to_string);
+    paths.extend(text(table.get("package").and_then(|p| p.get("build"))));
+    paths.extend(text(table.get("lib").and_then(|l| l.get("path"))));
+    if let Some(bins) = table.get("bin").and_then(|b| b.as_array()) {
+        paths.extend(bins.iter().filter_map(|b| text(b.get("path"))));
+    }
+    paths
 }
 
 /// The strings quoted with `'` or `"` on one line of `data`, at most 512
@@ -1031,6 +1065,16 @@ mod tests {
                 "[tool.setuptools]\next-modules = [{name = \"m\", sources = [\"tests/m.c\"]}]\n"
             ),
             ["pkg/tests/m.c"]
+        );
+        // Cargo: the build script, the library's and binaries' paths, not
+        // a test target's.
+        assert_eq!(
+            compiled(
+                "pkg/rust/Cargo.toml",
+                "[package]\nname = \"x\"\nbuild = \"tests/build.rs\"\n[lib]\npath = \"src/lib.rs\"\n\
+                 [[bin]]\nname = \"b\"\npath = \"test\\u002fb.rs\"\n[[test]]\nname = \"t\"\npath = \"tests/t.rs\"\n"
+            ),
+            ["pkg/rust/tests/build.rs", "pkg/tests/build.rs", "pkg/rust/src/lib.rs", "pkg/src/lib.rs", "pkg/rust/test/b.rs", "pkg/test/b.rs"]
         );
         // A test tree's build script, a fixture's setup.py, other files.
         for (path, text) in [

@@ -1338,6 +1338,14 @@ fn what_a_build_script_runs_is_judged_as_code() {
             "(package/pyproject.toml -> package/test/data/speed.c)",
         ),
         (
+            "cargo.tgz",
+            &[
+                ("package/Cargo.toml", b"[package]\nname = \"m\"\nversion = \"0.1.0\"\nbuild = \"test/build.rs\"\n"),
+                ("package/test/build.rs", b"fn main() {}\n"),
+            ],
+            "(package/Cargo.toml -> package/test/build.rs)",
+        ),
+        (
             "library.tgz",
             &[("package/CMakeLists.txt", library.as_bytes()), ("package/test/data/speed.c", c_source)],
             "(package/CMakeLists.txt -> package/test/data/speed.c)",
