@@ -200,18 +200,21 @@ pub fn run_by_build(path: &str, data: &[u8]) -> Vec<String> {
     };
     let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
     let root = path.split_once('/').map_or("", |(r, _)| r);
-    let mut out: Vec<String> = Vec::new();
-    for (from_root, target) in found.into_iter().take(MAX_BUILD_PATHS) {
-        let from = if from_root { [root, root] } else { [dir, root] };
-        for base in from {
-            if let Some(full) = super::render::resolve_from(base, &target) {
-                if !out.contains(&full) {
-                    out.push(full);
-                }
-            }
-        }
-    }
-    out
+    let found = found
+        .into_iter()
+        .take(MAX_BUILD_PATHS)
+        .flat_map(|(from_root, target)| {
+            let from = if from_root { [root, root] } else { [dir, root] };
+            from.into_iter()
+                .filter_map(move |base| super::render::resolve_from(base, &target))
+        });
+    first_of_each(found)
+}
+
+/// `paths` in order, each once.
+fn first_of_each(paths: impl Iterator<Item = String>) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    paths.filter(|p| seen.insert(p.clone())).collect()
 }
 
 /// Extensions of source files a build compiles into the package's native
@@ -270,20 +273,15 @@ pub fn compiled_sources(path: &str, data: &[u8]) -> Vec<String> {
     }
     let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
     let root = path.split_once('/').map_or("", |(r, _)| r);
-    let mut out: Vec<String> = Vec::new();
     let named = words
         .into_iter()
         .filter(|w| !w.contains('$') && is_compiled_source(&file_name(w).1));
-    for w in named.take(MAX_BUILD_PATHS) {
-        for base in [dir, root] {
-            if let Some(full) = super::render::resolve_from(base, &w) {
-                if !out.contains(&full) {
-                    out.push(full);
-                }
-            }
-        }
-    }
-    out
+    let found = named.take(MAX_BUILD_PATHS).flat_map(|w| {
+        [dir, root]
+            .into_iter()
+            .filter_map(move |base| super::render::resolve_from(base, &w))
+    });
+    first_of_each(found)
 }
 
 /// The Rust sources a `Cargo.toml` (`data`) builds from paths it names:

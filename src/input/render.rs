@@ -1223,12 +1223,22 @@ impl HiddenCode {
     /// allowed at veto 0.0013, where the same script in `src/ext/` scores
     /// 0.0030, past harmless-below (session 31).
     fn test_builds_note(&self) -> Option<String> {
+        // Each pattern is matched against every member: past this many, a
+        // pattern is named as written, as if it matched (a crafted package
+        // could otherwise make the match cost patterns times members).
+        const MATCHED_PATTERNS: usize = 64;
         let mut shown: Vec<String> = Vec::new();
+        let mut patterns = 0;
         for (p, t) in &self.test_builds {
             if !t.contains(['*', '?']) {
                 if self.paths.contains(t) {
                     shown.push(format!("{p} -> {t}"));
                 }
+                continue;
+            }
+            patterns += 1;
+            if patterns > MATCHED_PATTERNS {
+                shown.push(format!("{p} -> {t}"));
                 continue;
             }
             let mut hits: Vec<&String> = self
@@ -1496,6 +1506,11 @@ fn launched_but_read_inert(path: &str, data: &[u8]) -> Vec<String> {
 /// [`super::launched::compiled_sources`]; a `*` or `?` in one is matched
 /// against the members later, [`HiddenCode::test_builds_note`]).
 fn test_builds_run_by(path: &str, data: &[u8]) -> Vec<String> {
+    // A test tree's script that runs another adds nothing: it runs only if
+    // a script outside the tree runs it, and that edge is counted.
+    if in_test_tree(path) {
+        return Vec::new();
+    }
     let mut found = super::launched::run_by_build(path, data);
     found.retain(|t| in_test_tree(t) && is_build_script(&file_name(t).1));
     let mut compiled = super::launched::compiled_sources(path, data);
@@ -2688,6 +2703,30 @@ mod tests {
         ] {
             assert!(!is_inert(p), "{p}");
         }
+    }
+
+    /// Past 64 patterns, a pattern is named as written, matched or not;
+    /// below, only a pattern that matches a member is named.
+    #[test]
+    fn many_source_patterns_are_named_not_matched() {
+        let mut h = HiddenCode::default();
+        h.paths.insert("p/tests/a.c".to_string());
+        for i in 0..70 {
+            h.test_builds
+                .push(("p/setup.py".into(), format!("p/tests/{i}*.c")));
+        }
+        h.test_builds
+            .push(("p/setup.py".into(), "p/tests/*.c".into()));
+        let note = h.test_builds_note().unwrap();
+        // The 65th to the 71st, past the bound; none of the first 64
+        // matches a member.
+        assert!(note.contains("runs or compiles 7 file(s)"), "{note}");
+        assert!(note.contains("p/setup.py -> p/tests/64*.c"), "{note}");
+        let mut h = HiddenCode::default();
+        h.paths.insert("p/tests/a.c".to_string());
+        h.test_builds
+            .push(("p/setup.py".into(), "p/tests/b*.c".into()));
+        assert_eq!(h.test_builds_note(), None);
     }
 
     #[test]
