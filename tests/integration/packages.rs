@@ -2806,8 +2806,9 @@ fn a_build_backend_in_the_tests_makes_them_the_package_s_own() {
 /// package is used, so an entry point in the tests makes its lines the
 /// package's own: is-number whose `main`, `bin` or `exports` named
 /// `test/entry.js`, an `eval` of a decoded string in it, was allowed by
-/// every rule (session 31). The same file that no entry point names is
-/// the tests' business.
+/// every rule (session 31). The same file that no entry point of the
+/// package names (a fixture's own `package.json` aside) is the tests'
+/// business.
 #[test]
 fn an_entry_point_in_the_tests_makes_them_the_package_s_own() {
     let c = Canary::new();
@@ -2841,6 +2842,17 @@ fn an_entry_point_in_the_tests_makes_them_the_package_s_own() {
         }
     }
     let p = is_number_with_all(&c, "unnamed.tgz", added);
+    let (o, r) = scan_path_json_under(&c, &lax, &p);
+    assert_reason(&o, &r, (0, "precheck-harmless"));
+    // Nor does a fixture's own package.json in the tests open them.
+    let fixture: &[(&str, &[u8])] = &[
+        ("package/test/entry.js", entry),
+        (
+            "package/test/package.json",
+            b"{\"name\": \"fixture\", \"main\": \"entry.js\"}\n",
+        ),
+    ];
+    let p = is_number_with_all(&c, "fixture.tgz", fixture);
     let (o, r) = scan_path_json_under(&c, &lax, &p);
     assert_reason(&o, &r, (0, "precheck-harmless"));
 }
