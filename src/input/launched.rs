@@ -315,8 +315,8 @@ fn quoted_strings(data: &[u8]) -> Vec<&str> {
     while let Some(at) = memchr::memchr2(b'\'', b'"', &data[i..]) {
         let open = i + at;
         let q = data[open];
-        let rest = &data[open + 1..];
-        let line = memchr::memchr(b'\n', rest).unwrap_or(rest.len()).min(512);
+        let rest = &data[open + 1..data.len().min(open + 513)];
+        let line = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
         match memchr::memchr(q, &rest[..line]) {
             Some(len) => {
                 if let Ok(s) = std::str::from_utf8(&rest[..len]) {
@@ -347,6 +347,9 @@ fn command_calls<'a>(data: &'a [u8], name: &'a [u8]) -> impl Iterator<Item = usi
 /// The first argument of a CMake command whose arguments start at `rest`:
 /// quoted, or unquoted up to a blank, `)` or a comment.
 fn cmake_first_argument(rest: &[u8]) -> Option<&str> {
+    // Searches stay within 512 bytes: a file of unclosed quotes would
+    // otherwise cost its size at each call.
+    let rest = &rest[..rest.len().min(512)];
     let rest = &rest[rest.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
     let arg = match rest.first() {
         Some(b'"') => &rest[1..1 + memchr::memchr(b'"', &rest[1..])?],
@@ -401,13 +404,13 @@ fn cmake_paths(data: &[u8]) -> Vec<(bool, String)> {
 fn meson_subdirs(data: &[u8]) -> Vec<(bool, String)> {
     let mut out = Vec::new();
     for at in command_calls(data, b"subdir") {
-        let rest = &data[at..];
+        let rest = &data[at..data.len().min(at + 512)];
         let rest = &rest[rest.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
         // A folder named by a literal, not by a call (`get_option('d')`).
         if !matches!(rest.first(), Some(b'\'' | b'"')) {
             continue;
         }
-        let close = memchr::memchr(b')', rest).unwrap_or(rest.len()).min(512);
+        let close = memchr::memchr(b')', rest).unwrap_or(rest.len());
         if let Some((dir, true)) = literals(&rest[..close]).0.into_iter().next() {
             if !dir.is_empty() {
                 out.push((false, format!("{}/meson.build", dir.trim_end_matches('/'))));
@@ -486,7 +489,8 @@ fn gyp_includes(data: &[u8]) -> Vec<(bool, String)> {
             let Some(rest) = rest.strip_prefix(b"[") else {
                 continue;
             };
-            let Some(close) = memchr::memchr(b']', rest) else {
+            // A list of at most 4 KB: unclosed lists cost no more each.
+            let Some(close) = memchr::memchr(b']', &rest[..rest.len().min(4096)]) else {
                 continue;
             };
             let (lits, _) = literals(&rest[..close]);
@@ -1074,6 +1078,15 @@ mod tests {
             ),
             ["pkg/rust/tests/build.rs", "pkg/tests/build.rs", "pkg/rust/src/lib.rs", "pkg/src/lib.rs", "pkg/rust/test/b.rs", "pkg/test/b.rs"]
         );
+        // Strings are read within 512 bytes of their quote, and a CMake
+        // argument within 512 bytes of its call: past that, nothing.
+        let long = format!(
+            "x = \"{}.c\"\ninclude(\"{}.txt\")\n",
+            "a".repeat(600),
+            "b".repeat(600)
+        );
+        assert!(compiled("pkg/setup.py", &long).is_empty());
+        assert!(built("pkg/CMakeLists.txt", &long).is_empty());
         // A test tree's build script, a fixture's setup.py, other files.
         for (path, text) in [
             ("pkg/tests/meson.build", "py.extension_module('t', 'x.c')"),

@@ -300,12 +300,16 @@ fn manifest_opening(path: &str, data: &[u8]) -> Option<usize> {
     let attr = ATTR.get_or_init(|| build(&format!(r"\battr\s*[:=]{NAME}"), false));
     let value = VALUE.get_or_init(|| build(&format!(r"[:=]{NAME}"), false));
     let attr_at = attr.find(data).map(|m| m.start());
-    // `cmdclass` up to the next section (`[…]` at a line's start).
-    let cmdclass_at = memchr::memmem::find_iter(data, b"cmdclass").find_map(|at| {
-        let rest = &data[at..];
-        let end = memchr::memmem::find(rest, b"\n[").unwrap_or(rest.len());
-        value.find(&rest[..end]).map(|m| at + m.start())
-    });
+    // `cmdclass` up to the next section (`[…]` at a line's start), within
+    // 64 KB, for the first 16 mentions: a file of mentions would otherwise
+    // cost its size at each.
+    let cmdclass_at = memchr::memmem::find_iter(data, b"cmdclass")
+        .take(16)
+        .find_map(|at| {
+            let rest = &data[at..data.len().min(at + (64 << 10))];
+            let end = memchr::memmem::find(rest, b"\n[").unwrap_or(rest.len());
+            value.find(&rest[..end]).map(|m| at + m.start())
+        });
     static HOOK: OnceLock<Regex> = OnceLock::new();
     let hook = HOOK.get_or_init(|| {
         build(
