@@ -52,7 +52,7 @@
 //! This module only reads text: it never resolves a path on disk, and never
 //! runs anything.
 
-use super::render::{extension, file_name};
+use super::render::{build_script, extension, file_name, Build};
 
 /// A call whose argument names a file that runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -184,37 +184,34 @@ const MAX_BUILD_PATHS: usize = 1024;
 /// build it are what the veto and the other rules read.
 pub fn run_by_build(path: &str, data: &[u8]) -> Vec<String> {
     let lower = file_name(path).1;
-    let ext = extension(&lower);
-    let found = if lower == "cmakelists.txt" || ext == "cmake" {
-        cmake_paths(data)
-    } else if lower == "meson.build" {
-        meson_subdirs(data)
-    } else if matches!(lower.as_str(), "makefile" | "gnumakefile") || matches!(ext, "mk" | "mak") {
-        make_includes(data)
-    } else if matches!(ext, "gyp" | "gypi") {
-        gyp_includes(data)
-    } else if lower == "pyproject.toml" {
-        scikit_build_source(data)
-    } else {
-        return Vec::new();
+    let found = match build_script(&lower) {
+        Some(Build::CMake) => cmake_paths(data),
+        Some(Build::Meson) => meson_subdirs(data),
+        Some(Build::Make) => make_includes(data),
+        Some(Build::Gyp) => gyp_includes(data),
+        None if lower == "pyproject.toml" => scikit_build_source(data),
+        Some(Build::SCons) | None => return Vec::new(),
     };
+    resolve_each(path, found)
+}
+
+/// Each of the first [`MAX_BUILD_PATHS`] `(from_root, target)` of the file
+/// at `path`, resolved from the project's root (`from_root`) or else from
+/// the file's folder and from the root, in order, each once.
+fn resolve_each(path: &str, found: impl IntoIterator<Item = (bool, String)>) -> Vec<String> {
     let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
     let root = path.split_once('/').map_or("", |(r, _)| r);
-    let found = found
+    let mut seen = std::collections::HashSet::new();
+    found
         .into_iter()
         .take(MAX_BUILD_PATHS)
         .flat_map(|(from_root, target)| {
             let from = if from_root { [root, root] } else { [dir, root] };
             from.into_iter()
                 .filter_map(move |base| super::render::resolve_from(base, &target))
-        });
-    first_of_each(found)
-}
-
-/// `paths` in order, each once.
-fn first_of_each(paths: impl Iterator<Item = String>) -> Vec<String> {
-    let mut seen = std::collections::HashSet::new();
-    paths.filter(|p| seen.insert(p.clone())).collect()
+        })
+        .filter(|full| seen.insert(full.clone()))
+        .collect()
 }
 
 /// Extensions of source files a build compiles into the package's native
@@ -228,7 +225,7 @@ const COMPILED_SOURCE: &[&str] = &[
 /// Whether a file with this (lowercased) name is a source a build compiles
 /// ([`COMPILED_SOURCE`]).
 pub fn is_compiled_source(lower_name: &str) -> bool {
-    lower_name.contains('.') && COMPILED_SOURCE.contains(&extension(lower_name))
+    COMPILED_SOURCE.contains(&extension(lower_name))
 }
 
 /// The source files (archive paths, resolved, not checked to exist; a
@@ -246,11 +243,11 @@ pub fn is_compiled_source(lower_name: &str) -> bool {
 /// ([`run_by_build`]); a `setup.py` in a subfolder is a fixture's.
 pub fn compiled_sources(path: &str, data: &[u8]) -> Vec<String> {
     let lower = file_name(path).1;
-    let ext = extension(&lower);
-    let cmake = lower == "cmakelists.txt" || ext == "cmake";
+    let build = build_script(&lower);
+    let cmake = build == Some(Build::CMake);
     let manifest =
         matches!(lower.as_str(), "setup.py" | "pyproject.toml") && path.matches('/').count() <= 1;
-    let script = cmake || lower == "meson.build" || matches!(ext, "gyp" | "gypi");
+    let script = matches!(build, Some(Build::CMake | Build::Meson | Build::Gyp));
     let cargo = lower == "cargo.toml";
     if !(manifest || script || cargo) || super::render::in_test_tree(path) {
         return Vec::new();
@@ -271,17 +268,11 @@ pub fn compiled_sources(path: &str, data: &[u8]) -> Vec<String> {
                 .map(Cow::Borrowed),
         );
     }
-    let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
-    let root = path.split_once('/').map_or("", |(r, _)| r);
     let named = words
         .into_iter()
-        .filter(|w| !w.contains('$') && is_compiled_source(&file_name(w).1));
-    let found = named.take(MAX_BUILD_PATHS).flat_map(|w| {
-        [dir, root]
-            .into_iter()
-            .filter_map(move |base| super::render::resolve_from(base, &w))
-    });
-    first_of_each(found)
+        .filter(|w| !w.contains('$') && is_compiled_source(&file_name(w).1))
+        .map(|w| (false, w.into_owned()));
+    resolve_each(path, named)
 }
 
 /// The Rust sources a `Cargo.toml` (`data`) builds from paths it names:
@@ -350,7 +341,7 @@ fn cmake_first_argument(rest: &[u8]) -> Option<&str> {
     // Searches stay within 512 bytes: a file of unclosed quotes would
     // otherwise cost its size at each call.
     let rest = &rest[..rest.len().min(512)];
-    let rest = &rest[rest.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+    let rest = rest.trim_ascii_start();
     let arg = match rest.first() {
         Some(b'"') => &rest[1..1 + memchr::memchr(b'"', &rest[1..])?],
         _ => {
@@ -405,7 +396,7 @@ fn meson_subdirs(data: &[u8]) -> Vec<(bool, String)> {
     let mut out = Vec::new();
     for at in command_calls(data, b"subdir") {
         let rest = &data[at..data.len().min(at + 512)];
-        let rest = &rest[rest.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+        let rest = rest.trim_ascii_start();
         // A folder named by a literal, not by a call (`get_option('d')`).
         if !matches!(rest.first(), Some(b'\'' | b'"')) {
             continue;
@@ -481,11 +472,11 @@ fn gyp_includes(data: &[u8]) -> Vec<(bool, String)> {
     for key in [&b"'includes'"[..], b"\"includes\""] {
         for at in memchr::memmem::find_iter(data, key) {
             let rest = &data[at + key.len()..];
-            let rest = &rest[rest.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+            let rest = rest.trim_ascii_start();
             let Some(rest) = rest.strip_prefix(b":") else {
                 continue;
             };
-            let rest = &rest[rest.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+            let rest = rest.trim_ascii_start();
             let Some(rest) = rest.strip_prefix(b"[") else {
                 continue;
             };

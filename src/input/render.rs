@@ -555,10 +555,22 @@ pub fn is_inert(path: &str) -> bool {
     )
 }
 
-/// Whether a file with this (lowercased) name is a build script: CMake's
-/// (`CMakeLists.txt`, `*.cmake`), Meson's (`meson.build`), GYP's (`*.gyp`,
-/// `*.gypi`), make's (`Makefile`, `GNUmakefile`, `*.mk`, `*.mak`) or SCons'
-/// and waf's (`SConstruct`, `SConscript`, `wscript`). A build backend
+/// A build script's language ([`build_script`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Build {
+    CMake,
+    Meson,
+    Make,
+    Gyp,
+    /// SCons' and waf's scripts, which are Python.
+    SCons,
+}
+
+/// The language of a build script, by its (lowercased) name, or `None`
+/// for a file that is not one: CMake's (`CMakeLists.txt`, `*.cmake`),
+/// Meson's (`meson.build`), GYP's (`*.gyp`, `*.gypi`), make's
+/// (`Makefile`, `GNUmakefile`, `*.mk`, `*.mak`) or SCons' and waf's
+/// (`SConstruct`, `SConscript`, `wscript`). A build backend
 /// (scikit-build-core, meson-python, node-gyp, cmake-js) runs them when
 /// it builds the package, and each language runs commands
 /// (`execute_process`, `run_command`, `<!(…)`, `$(shell …)`). They are code
@@ -569,20 +581,25 @@ pub fn is_inert(path: &str) -> bool {
 /// test folder's (`add_subdirectory(tests/cmake)`, `subdir('tests')`):
 /// cachetools so changed, its build script sending the environment to a
 /// server, was allowed (session 31).
+pub(super) fn build_script(lower_name: &str) -> Option<Build> {
+    Some(match lower_name {
+        "cmakelists.txt" => Build::CMake,
+        "meson.build" => Build::Meson,
+        "makefile" | "gnumakefile" => Build::Make,
+        "sconstruct" | "sconscript" | "wscript" => Build::SCons,
+        _ => match extension(lower_name) {
+            "cmake" => Build::CMake,
+            "gyp" | "gypi" => Build::Gyp,
+            "mk" | "mak" => Build::Make,
+            _ => return None,
+        },
+    })
+}
+
+/// Whether a file with this (lowercased) name is a build script
+/// ([`build_script`]).
 pub(super) fn is_build_script(lower_name: &str) -> bool {
-    matches!(
-        lower_name,
-        "cmakelists.txt"
-            | "meson.build"
-            | "makefile"
-            | "gnumakefile"
-            | "sconstruct"
-            | "sconscript"
-            | "wscript"
-    ) || matches!(
-        extension(lower_name),
-        "cmake" | "gyp" | "gypi" | "mk" | "mak"
-    )
+    build_script(lower_name).is_some()
 }
 
 /// Whether a directory of `path` is a test tree (`tests/`, `test/`,
@@ -944,11 +961,13 @@ impl HiddenCode {
         // Read once for what it makes Node run, its install scripts and
         // the dependencies it fetches.
         let json = package_json(&m.path, &m.data);
+        let code = super::code::Code::new(&m.path, &m.data);
         if let Some(json) = &json {
-            for target in node_entry_points(&m.path, json) {
-                self.entries.push((m.path.clone(), target));
+            let targets = node_entry_targets(&m.path, json);
+            for target in node_entry_points(&targets) {
+                self.entries.push((m.path.clone(), target.clone()));
             }
-            if let Some(line) = entry_in_tests_or_docs(&m.path, &m.data, json) {
+            if let Some(line) = entry_in_tests_or_docs(&targets, &code) {
                 self.openings.push((m.path.clone(), line));
             }
             if let Some(h) = install_scripts(json) {
@@ -989,11 +1008,14 @@ impl HiddenCode {
         for target in launched_but_read_inert(&m.path, &m.data) {
             self.required.push((m.path.clone(), target));
         }
-        for target in test_builds_run_by(&m.path, &m.data) {
+        let (included, test_builds) = build_runs(&m.path, &m.data);
+        for target in included {
+            self.required.push((m.path.clone(), target));
+        }
+        for target in test_builds {
             self.test_builds.push((m.path.clone(), target));
         }
         let tests = super::unread::tests_or_docs(&m.path);
-        let code = super::code::Code::new(&m.path, &m.data);
         if let Some(line) = super::unread::first_unread_run_in(&code) {
             let to = if tests {
                 &mut self.tests_unread
@@ -1485,38 +1507,40 @@ fn runs_as_js_but_reads_inert(path: &str) -> bool {
     is_inert(path) && ext != "json" && ext != "node"
 }
 
-/// The files code at `path` runs by their path, and those a build script
-/// at `path` runs ([`super::launched`]), whose names say documentation or
-/// data.
+/// The files code at `path` runs by their path ([`super::launched`]) whose
+/// names say documentation or data.
 fn launched_but_read_inert(path: &str, data: &[u8]) -> Vec<String> {
     let mut found = super::launched::launched_paths(path, data);
     found.retain(|t| runs_as_js_but_reads_inert(t));
-    // A build system reads an included file as more of the script,
-    // whatever its name (JSON too).
-    let built = super::launched::run_by_build(path, data);
-    found.extend(built.into_iter().filter(|t| is_inert(t)));
     found
 }
 
-/// The files in a test tree that the build runs because of the file at
-/// `path`: build scripts it runs (`add_subdirectory(tests/cmake)`,
+/// What the build runs because of the file at `path` that no reader judges
+/// as code the build runs: (the documents and data it includes, which a
+/// build system reads as more of the script whatever their names, JSON
+/// too; the files in a test tree it runs or compiles). The latter are the
+/// build scripts it runs (`add_subdirectory(tests/cmake)`,
 /// `subdir('tests')`, `include(tests/helpers.cmake)`;
-/// [`super::launched::run_by_build`]) and sources it compiles
+/// [`super::launched::run_by_build`]) and the sources it compiles
 /// (`sources=['tests/data/speed.c']`;
 /// [`super::launched::compiled_sources`]; a `*` or `?` in one is matched
 /// against the members later, [`HiddenCode::test_builds_note`]).
-fn test_builds_run_by(path: &str, data: &[u8]) -> Vec<String> {
+fn build_runs(path: &str, data: &[u8]) -> (Vec<String>, Vec<String>) {
+    let (included, code): (Vec<String>, Vec<String>) = super::launched::run_by_build(path, data)
+        .into_iter()
+        .partition(|t| is_inert(t));
     // A test tree's script that runs another adds nothing: it runs only if
     // a script outside the tree runs it, and that edge is counted.
     if in_test_tree(path) {
-        return Vec::new();
+        return (included, Vec::new());
     }
-    let mut found = super::launched::run_by_build(path, data);
-    found.retain(|t| in_test_tree(t) && is_build_script(&file_name(t).1));
-    let mut compiled = super::launched::compiled_sources(path, data);
-    compiled.retain(|t| in_test_tree(t));
-    found.extend(compiled);
-    found
+    let mut tests: Vec<String> = code
+        .into_iter()
+        .filter(|t| in_test_tree(t) && is_build_script(&file_name(t).1))
+        .collect();
+    let compiled = super::launched::compiled_sources(path, data);
+    tests.extend(compiled.into_iter().filter(|t| in_test_tree(t)));
+    (included, tests)
 }
 
 /// Whether `path` matches `pattern`, where `*` stands for any run of
@@ -1550,42 +1574,42 @@ fn glob_matches(pattern: &[u8], path: &[u8]) -> bool {
     pattern[p..].iter().all(|&c| c == b'*')
 }
 
-/// The files a `package.json` at `path` makes Node run (its `main`, its
-/// `bin` commands, its `exports` and its `imports`), from the archive
-/// root, when their names say documentation or data: Node loads a `main`
+/// Of the files a `package.json` makes Node run (`targets`, its
+/// [`node_entry_targets`]), those whose names say documentation or data:
+/// Node loads a `main`
 /// of any extension but `.json` and `.node` as JavaScript, so
 /// `"main": "docs/notes.txt"` ran a stealer that was read as prose
 /// (allowed before session 16), and so does `require('#m')` through
 /// `"imports": {"#m": "./docs/notes.txt"}` (allowed before session 27;
 /// Node 20 runs such a file). An `imports` target not starting with `./`
 /// names another package, not a file of this one.
-fn node_entry_points(path: &str, json: &serde_json::Value) -> Vec<String> {
-    let mut targets = node_entry_targets(path, json);
-    targets.retain(|full| runs_as_js_but_reads_inert(full));
+fn node_entry_points(targets: &[String]) -> impl Iterator<Item = &String> {
     targets
+        .iter()
+        .filter(|full| runs_as_js_but_reads_inert(full))
 }
 
-/// Where a `package.json` (`data`, parsed as `json`, at `path`) makes an
-/// entry point of a file in the tests or docs ([`node_entry_targets`]):
-/// the 1-based line that names the first, or `None`. Node runs it when the
-/// package is used, so its lines are the package's own: is-number whose
-/// `"main"` (or `bin`, or `exports`) was `test/entry.js`, an `eval` of a
-/// decoded string in it, was allowed by every rule (session 31), the test
-/// file's line not counting.
-fn entry_in_tests_or_docs(path: &str, data: &[u8], json: &serde_json::Value) -> Option<usize> {
+/// Where a `package.json` (`code`) makes an entry point of a file in the
+/// tests or docs (`targets`, its [`node_entry_targets`]): the 1-based line
+/// that names the first, or `None`. Node runs it when the package is used,
+/// so its lines are the package's own: is-number whose `"main"` (or `bin`,
+/// or `exports`) was `test/entry.js`, an `eval` of a decoded string in it,
+/// was allowed by every rule (session 31), the test file's line not
+/// counting.
+fn entry_in_tests_or_docs(targets: &[String], code: &super::code::Code) -> Option<usize> {
     // A fixture's package.json in the tests names its own files.
-    if super::unread::tests_or_docs(path) {
+    if super::unread::tests_or_docs(code.path) {
         return None;
     }
-    let first = node_entry_targets(path, json)
-        .into_iter()
-        .find(|t| super::unread::tests_or_docs(t))?;
-    let name = file_name(&first).0;
-    let at = memchr::memmem::find(data, name.as_bytes()).unwrap_or(0);
-    Some(1 + data[..at].iter().filter(|&&b| b == b'\n').count())
+    let first = targets.iter().find(|t| super::unread::tests_or_docs(t))?;
+    let name = file_name(first).0;
+    let at = memchr::memmem::find(code.data, name.as_bytes()).unwrap_or(0);
+    Some(code.line_of(at))
 }
 
-/// Every file a `package.json` at `path` makes Node run ([`node_entry_points`]).
+/// Every file a `package.json` at `path` makes Node run (its `main`, its
+/// `bin` commands, its `exports` and its `imports`), from the archive root
+/// ([`node_entry_points`] keeps those named as documentation or data).
 fn node_entry_targets(path: &str, json: &serde_json::Value) -> Vec<String> {
     fn strings<'a>(v: &'a serde_json::Value, out: &mut Vec<&'a str>) {
         match v {
@@ -2933,8 +2957,10 @@ mod tests {
     #[test]
     fn files_a_package_json_makes_node_run_are_named_when_named_as_docs() {
         let pj = |json: &str| {
-            package_json("package/package.json", json.as_bytes())
-                .map_or_else(Vec::new, |j| node_entry_points("package/package.json", &j))
+            package_json("package/package.json", json.as_bytes()).map_or_else(Vec::new, |j| {
+                let targets = node_entry_targets("package/package.json", &j);
+                node_entry_points(&targets).cloned().collect()
+            })
         };
         assert_eq!(
             pj(r#"{"main": "docs/notes.txt"}"#),

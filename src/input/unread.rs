@@ -241,7 +241,7 @@ pub fn first_opening(path: &str, data: &[u8]) -> Option<usize> {
 pub fn first_opening_in(code: &Code) -> Option<usize> {
     let path = code.path;
     if matches!(file_name(path).1.as_str(), "pyproject.toml" | "setup.cfg") {
-        return manifest_opening(path, code.data);
+        return manifest_opening(code);
     }
     if tests_or_docs(path) || is_inert(path) {
         return None;
@@ -268,7 +268,7 @@ pub fn first_opening_in(code: &Code) -> Option<usize> {
     folded.or(written)
 }
 
-/// Where a root `pyproject.toml` or `setup.cfg` (`data`, at `path`) makes
+/// Where a root `pyproject.toml` or `setup.cfg` (`code`) makes
 /// a build import a module of the package's tests or documentation: the
 /// 1-based line, or `None`. Building the package runs that module, so a
 /// test file's `exec` runs at install; cachetools so changed
@@ -288,11 +288,11 @@ pub fn first_opening_in(code: &Code) -> Option<usize> {
 ///   `path = "tests/hook.py"` (custom build and metadata hooks, and the
 ///   `code` version source, which runs the file), Poetry's
 ///   `script = "…"`, PDM's `custom-hook = "…"`.
-fn manifest_opening(path: &str, data: &[u8]) -> Option<usize> {
-    if path.matches('/').count() > 1 {
+fn manifest_opening(code: &Code) -> Option<usize> {
+    let data = code.data;
+    if code.path.matches('/').count() > 1 {
         return None;
     }
-    let line_of = |at: usize| 1 + data[..at].iter().filter(|&&b| b == b'\n').count();
     // A dotted name through a tests or docs package, as a value.
     const NAME: &str = r#"\s*["']?\s*(?:[A-Za-z_]\w*\.)*(?:tests?|testing|docs?)\.[A-Za-z_]"#;
     static ATTR: OnceLock<Regex> = OnceLock::new();
@@ -323,7 +323,7 @@ fn manifest_opening(path: &str, data: &[u8]) -> Option<usize> {
         .into_iter()
         .flatten()
         .min()
-        .map(line_of)
+        .map(|at| code.line_of(at))
 }
 
 /// Where a `pyproject.toml` (`data`) makes pip import its build backend
