@@ -35,11 +35,7 @@ pub fn parse(path: &Path) -> Option<Release> {
     let name = path.file_name()?.to_str()?;
     let lower = name.to_ascii_lowercase();
     let (project, version, kind) = if let Some(stem) = lower.strip_suffix(".whl") {
-        // name-version(-build)?-py-abi-platform
-        let parts: Vec<&str> = stem.split('-').collect();
-        if parts.len() != 5 && parts.len() != 6 {
-            return None;
-        }
+        let parts = wheel_fields(stem)?;
         let n = parts.len();
         let tags = format!("wheel:{}-{}-{}", parts[n - 3], parts[n - 2], parts[n - 1]);
         (parts[0], parts[1], tags)
@@ -71,6 +67,13 @@ pub fn parse(path: &Path) -> Option<Release> {
         kind,
         path: path.to_path_buf(),
     })
+}
+
+/// The fields of a wheel's file name without `.whl`,
+/// `name-version(-build)?-py-abi-platform`: five or six, or `None`.
+fn wheel_fields(stem: &str) -> Option<Vec<&str>> {
+    let parts: Vec<&str> = stem.split('-').collect();
+    matches!(parts.len(), 5 | 6).then_some(parts)
 }
 
 fn normalise(project: &str) -> String {
@@ -209,10 +212,7 @@ impl WheelFolders {
 /// `1.2.0`), which is how the wheel's own folders are named.
 fn wheel_name_version(path: &Path) -> Option<(&str, &str)> {
     let stem = path.file_name()?.to_str()?.strip_suffix(".whl")?;
-    let parts: Vec<&str> = stem.split('-').collect();
-    if parts.len() != 5 && parts.len() != 6 {
-        return None;
-    }
+    let parts = wheel_fields(stem)?;
     Some((parts[0], parts[1])).filter(|(n, v)| !n.is_empty() && !v.is_empty())
 }
 
