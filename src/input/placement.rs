@@ -197,6 +197,23 @@ fn in_prefix(p: &str, data: &[u8]) -> Option<Placement> {
             "a script conda runs at every activation of the environment",
         ));
     }
+    // Jupyter and IPython read the environment's `etc/jupyter` and
+    // `etc/ipython` at every start, and a `*.py` there is configuration
+    // they run as Python (packages enable their extensions with JSON in
+    // the `*.d` folders instead).
+    if (p.starts_with("etc/jupyter/") || p.starts_with("etc/ipython/")) && p.ends_with(".py") {
+        return Some(Placement::RunsByItself(
+            "a configuration file Jupyter or IPython runs as Python at every start",
+        ));
+    }
+    // fish sources every `vendor_conf.d` script of the `share/` folders it
+    // reads (the user's and the system's, which a `--user` or system-wide
+    // install writes into) at every start.
+    if p.starts_with("share/fish/vendor_conf.d/") {
+        return Some(Placement::RunsByItself(
+            "a script the fish shell runs at every start, once installed for the user or the system",
+        ));
+    }
     in_site_packages(site_packages_in_prefix(p)?, data)
 }
 
@@ -240,11 +257,20 @@ const OWNED: &[(&str, &str, &str)] = &[
 ];
 
 /// The distribution that owns where pip writes the wheel member at `path`,
-/// and what that place holds, when it is one of [`OWNED`]'s packages.
+/// and what that place holds, when it is one of [`OWNED`]'s packages, or
+/// the `python3` kernelspec folder of the environment's
+/// `share/jupyter/kernels/` (ipykernel's: a file written there changes the
+/// command Jupyter runs to start every Python notebook's kernel).
 pub fn owner_of(path: &str) -> Option<(&'static str, &'static str)> {
     let lower = path.to_ascii_lowercase();
     let p = match destination(&lower) {
         Destination::SitePackages(p) => p,
+        Destination::Prefix(p) if p.starts_with("share/jupyter/kernels/python3/") => {
+            return Some((
+                "ipykernel",
+                "the python3 kernel, whose command Jupyter runs for every Python notebook",
+            ))
+        }
         Destination::Prefix(p) => site_packages_in_prefix(p)?,
         Destination::Scripts(_) | Destination::Elsewhere => return None,
     };
@@ -615,8 +641,25 @@ mod tests {
             "a-1.data/data/lib/python3.11/site-packages/usercustomize.py",
             "a-1.data/data/etc/conda/activate.d/env.sh",
             "a-1.data/data/etc/conda/deactivate.d/env.sh",
+            "a-1.data/data/etc/jupyter/jupyter_server_config.py",
+            "a-1.data/data/etc/ipython/ipython_config.py",
+            "a-1.data/data/Etc/Jupyter/nbconfig/x.py",
+            "a-1.data/data/share/fish/vendor_conf.d/x.fish",
         ] {
             assert!(runs(path, ""), "{path}");
+        }
+        // Settings Jupyter reads as data (the veto reads them as code),
+        // fish's completions (run on a command's completion), and the same
+        // names outside the environment's folder.
+        for path in [
+            "a-1.data/data/etc/jupyter/jupyter_server_config.d/x.json",
+            "a-1.data/data/share/fish/vendor_completions.d/x.fish",
+            "a-1.data/data/share/jupyter/kernels/x/kernel.json",
+            "etc/jupyter/jupyter_server_config.py",
+            "a-1.data/purelib/etc/jupyter/x.py",
+            "share/fish/vendor_conf.d/x.fish",
+        ] {
+            assert!(!runs(path, ""), "{path}");
         }
     }
 
@@ -820,12 +863,19 @@ mod tests {
             owner_of("pip/_internal/cli/main.py").map(|o| o.0),
             Some("pip")
         );
+        // ipykernel's kernelspec, the one Jupyter starts for Python.
+        assert_eq!(
+            owner_of("a-1.data/data/share/jupyter/kernels/Python3/kernel.json").map(|o| o.0),
+            Some("ipykernel")
+        );
         for path in [
             "certifi.py",
             "mypkg/certifi/cacert.pem",
             "pip_tools/x.py",
             "a-1.data/scripts/pip",
             "a-1.data/data/share/certifi/cacert.pem",
+            "a-1.data/data/share/jupyter/kernels/python3-x/kernel.json",
+            "share/jupyter/kernels/python3/kernel.json",
         ] {
             assert_eq!(owner_of(path), None, "{path}");
         }

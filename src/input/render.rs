@@ -528,6 +528,9 @@ pub fn is_inert(path: &str) -> bool {
     if in_test_tree(path) {
         return true;
     }
+    if runs_what_it_says(path, &lower) {
+        return false;
+    }
     matches!(
         extension(&lower),
         "txt"
@@ -553,6 +556,31 @@ pub fn is_inert(path: &str) -> bool {
             // `websockets` or `cffi` in them are not code.
             | "lock"
     )
+}
+
+/// Whether a JSON file (`lower`, its lowercased name, at `path`) is one
+/// that Jupyter acts on by itself: a kernelspec (`kernel.json`), whose
+/// `argv` is the command Jupyter runs to start that kernel, or Jupyter's
+/// configuration (`jupyter_*_config.json`, and the files of its
+/// `jupyter_server_config.d`, `jupyter_notebook_config.d` and `nbconfig`
+/// folders), which it reads at every start and which can name a command
+/// (a terminal's shell) or a class to import. Such a file is code for
+/// every reader; the veto reads its lines that name a capability. Found
+/// by name, wherever it lies: an sdist maps it into `share/jupyter` or
+/// `etc/jupyter` from any folder of its own.
+fn runs_what_it_says(path: &str, lower: &str) -> bool {
+    if extension(lower) != "json" {
+        return false;
+    }
+    let config_dir = path.rsplit('/').skip(1).any(|d| {
+        matches!(
+            d.to_ascii_lowercase().as_str(),
+            "jupyter_server_config.d" | "jupyter_notebook_config.d" | "nbconfig"
+        )
+    });
+    lower == "kernel.json"
+        || (lower.starts_with("jupyter_") && lower.ends_with("_config.json"))
+        || config_dir
 }
 
 /// A build script's language ([`build_script`]).
@@ -2681,6 +2709,11 @@ mod tests {
             "pkg/Test/data/sample.c",
             "testdata/blob",
             "requirements.txt",
+            // JSON Jupyter reads as data, or a kernelspec in a test tree.
+            "x-1.data/data/share/jupyter/lab/schemas/@x/plugin.json",
+            "x-1.data/data/etc/jupyter/labconfig/page_config.json",
+            "tests/data/kernel.json",
+            "pkg/kernel.json.txt",
         ] {
             assert!(is_inert(p), "{p}");
         }
@@ -2728,6 +2761,13 @@ mod tests {
             "testsuite/x.toc",
             "contests/x.toc",
             "pkg/tests",
+            // JSON Jupyter acts on: a kernelspec's command, its settings.
+            "x-1.data/data/share/jupyter/kernels/x/kernel.json",
+            "data_kernelspec/Kernel.JSON",
+            "x-1.data/data/etc/jupyter/jupyter_server_config.d/x.json",
+            "jupyter-config/jupyter_notebook_config.d/x.json",
+            "x-1.data/data/etc/jupyter/nbconfig/notebook.d/x.json",
+            "x-1.data/data/etc/jupyter/jupyter_server_config.json",
         ] {
             assert!(!is_inert(p), "{p}");
         }

