@@ -405,11 +405,14 @@ const MANIFEST_CONFIG: &str = "names a file that would become an installer's con
 const MANIFEST_COMMAND: &str =
     "declares a console script named as one of the environment's own commands (python, pip, activate)";
 const MANIFEST_STARTUP: &str = "names a .pth file or a sitecustomize or usercustomize module, which Python runs at every start";
+const MANIFEST_ELSEWHERE: &str = "names a place where Jupyter, IPython or fish runs a file at every start (Python configuration in etc/jupyter or etc/ipython, fish's vendor_conf.d) or ipykernel's python3 kernelspec, where a data file installed there would go";
 
 /// The first line of a package manifest (`setup.py`, `setup.cfg` or
 /// `pyproject.toml`, at any depth) that names one of the environment's
 /// configuration files, names a file Python runs at every start (`x.pth`,
-/// `*.pth`, `sitecustomize`), or declares a console script named as one of
+/// `*.pth`, `sitecustomize`) or a place where Jupyter, IPython or fish
+/// run files by themselves (what [`in_wheel`] finds in a wheel's
+/// `NAME.data/data/`), or declares a console script named as one of
 /// its commands (`pip = x:main`, `"pip3" = "x:main"`, `'python=x.cli:run'`),
 /// and what it does.
 ///
@@ -430,6 +433,7 @@ const MANIFEST_STARTUP: &str = "names a .pth file or a sitecustomize or usercust
 pub fn in_manifest(path: &str, data: &[u8]) -> Option<(usize, &'static str)> {
     static CONFIG: OnceLock<Regex> = OnceLock::new();
     static STARTUP: OnceLock<Regex> = OnceLock::new();
+    static ELSEWHERE: OnceLock<Regex> = OnceLock::new();
     let name = path.rsplit('/').next().unwrap_or(path);
     if !matches!(name, "setup.py" | "setup.cfg" | "pyproject.toml") {
         return None;
@@ -468,12 +472,30 @@ pub fn in_manifest(path: &str, data: &[u8]) -> Option<(usize, &'static str)> {
         r"[\w*\-]\.pth\b|\b(?:site|user)customize\b",
         MANIFEST_STARTUP,
     );
+    // What [`in_prefix`] and [`owner_of`] find in a wheel, as a data files
+    // mapping names it: a `.py` on the line of an `etc/jupyter` folder
+    // (`('etc/jupyter', ['jupyter_server_config.py'])`), not the JSON
+    // settings folders Jupyter extensions map.
+    let elsewhere = first_line(
+        &[
+            "etc/jupyter",
+            "etc/ipython",
+            "vendor_conf.d",
+            "kernels/python3",
+        ],
+        &ELSEWHERE,
+        r"\betc/(?:jupyter|ipython)\b.*\.py\b|\bvendor_conf\.d\b|\bkernels/python3\b",
+        MANIFEST_ELSEWHERE,
+    );
     // Every script group's name holds `scripts`.
     let script = holds(&["scripts"])
         .then(|| first_script_line(data, environment_command))
         .flatten()
         .map(|n| (n, MANIFEST_COMMAND));
-    [named, startup, script].into_iter().flatten().min()
+    [named, startup, elsewhere, script]
+        .into_iter()
+        .flatten()
+        .min()
 }
 
 /// The first line of a manifest that declares a console or GUI script
@@ -769,6 +791,25 @@ mod tests {
                 3,
                 MANIFEST_STARTUP,
             ),
+            // Where Jupyter, IPython or fish run files by themselves.
+            (
+                "x-1/setup.py",
+                "setup(\n    data_files=[\n        ('etc/jupyter', ['x/jupyter_server_config.py']),\n    ],\n)\n",
+                3,
+                MANIFEST_ELSEWHERE,
+            ),
+            (
+                "x-1/pyproject.toml",
+                "[tool.hatch.build.targets.wheel.shared-data]\n\"kernel\" = \"share/jupyter/kernels/python3\"\n",
+                2,
+                MANIFEST_ELSEWHERE,
+            ),
+            (
+                "x-1/setup.cfg",
+                "[options.data_files]\nshare/fish/vendor_conf.d = x.fish\n",
+                2,
+                MANIFEST_ELSEWHERE,
+            ),
             // The first line found decides, whatever kind it is.
             (
                 "x-1/setup.cfg",
@@ -915,6 +956,11 @@ mod tests {
             (
                 "x-1/setup.cfg",
                 "[options.entry_points]\nconsole_scripts =\n    pip = x.cli\n",
+            ),
+            // Jupyter extensions map their JSON settings and kernelspecs.
+            (
+                "jupyterlab-4/pyproject.toml",
+                "[tool.hatch.build.targets.wheel.shared-data]\n\"jupyter-config/jupyter_server_config.d\" = \"etc/jupyter/jupyter_server_config.d\"\n\"kernel\" = \"share/jupyter/kernels/x\"\n",
             ),
             // Names that only look like start-up files.
             (

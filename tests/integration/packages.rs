@@ -3544,7 +3544,9 @@ fn tinypkg_sdist(
 /// `("", ["certifi/pip.conf"])` left `pip.conf` there, and certifi so
 /// changed was allowed), pip writes a launcher for each console script
 /// among its commands, and a `.pth` file or `sitecustomize` module where
-/// `site` looks runs at every Python start. Under thresholds that clear
+/// `site` looks runs at every Python start, as Python configuration in
+/// `etc/jupyter` runs at every Jupyter start and the `python3` kernelspec
+/// for every Python notebook (session 32). Under thresholds that clear
 /// any score and no veto, the package without any of these is allowed;
 /// with one, it is inconclusive, naming the manifest's line. A data file
 /// elsewhere changes nothing.
@@ -3584,6 +3586,17 @@ fn a_manifest_that_places_over_the_environment_s_files_is_not_allowed_on_scores_
             "sitecustomize.tar.gz",
             "    py_modules=[\"sitecustomize\"],\n",
             "names a .pth file or a sitecustomize or usercustomize module",
+        ),
+        // Session 32: where Jupyter or a shell runs a file by itself.
+        (
+            "jupyter.tar.gz",
+            "    data_files=[(\"etc/jupyter\", [\"tinypkg/jupyter_server_config.py\"])],\n",
+            "names a place where Jupyter, IPython or fish runs a file at every start",
+        ),
+        (
+            "kernel.tar.gz",
+            "    data_files=[(\"share/jupyter/kernels/python3\", [\"tinypkg/kernel.json\"])],\n",
+            "names a place where Jupyter, IPython or fish runs a file at every start",
         ),
     ] {
         let p = tinypkg_sdist(&c, name, extra, &[("tinypkg-1.0/tinypkg/pip.conf", conf)]);
