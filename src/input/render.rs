@@ -569,6 +569,16 @@ pub fn is_inert(path: &str) -> bool {
 /// by name, wherever it lies: an sdist maps it into `share/jupyter` or
 /// `etc/jupyter` from any folder of its own.
 fn runs_what_it_says(path: &str, lower: &str) -> bool {
+    is_jupyter_json_named(path, lower)
+}
+
+/// Whether the file at `path` is a Jupyter kernelspec or settings file
+/// ([`runs_what_it_says`]), outside a test tree.
+pub(super) fn is_jupyter_json(path: &str) -> bool {
+    !in_test_tree(path) && is_jupyter_json_named(path, &file_name(path).1)
+}
+
+fn is_jupyter_json_named(path: &str, lower: &str) -> bool {
     if extension(lower) != "json" {
         return false;
     }
@@ -1459,7 +1469,7 @@ fn opened_note(hidden: &HiddenCode) -> Option<String> {
     let shown = at_lines(&hidden.openings);
     files_note(&shown, |_, names| {
         format!(
-            "{} of those lines are in tests or documentation, and count because the package's code makes them importable ({names}: a write to the import path, an import from them, or a setting that makes a build or Node run them)",
+            "{} of those lines are in tests or documentation, and count because the package's code makes them importable ({names}: a write to the import path, an import from them, or a setting that makes a build, an entry point, Jupyter or Node run them)",
             hidden.opened
         )
     })

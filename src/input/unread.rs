@@ -80,6 +80,7 @@ pub fn opened_by<'a>(path: &str, mut openers: impl Iterator<Item = &'a str>) -> 
     let opens = |o: &str| match file_name(o).1.as_str() {
         "pyproject.toml" | "setup.cfg" => Some(Lang::Python),
         "package.json" => Some(Lang::JavaScript),
+        _ if opens_by_name(o).is_some() => Some(Lang::Python),
         _ => lang(o),
     };
     lang(path).is_some_and(|l| openers.any(|o| opens(o) == Some(l)))
@@ -214,6 +215,9 @@ fn opening(lang: Lang) -> &'static Regex {
                     r#"|\b__path__\s*(?:\.\s*(?:insert|append|extend)\s*\(|\+=|=[^=])|\baddsitedir\s*\(|\bextend_path\s*\("#,
                     r#"|\bfrom\s+\.*(?:[\w.]*\.)?(?:tests|docs?)\b[\w.]*\s+import\b|\bimport\s+(?:[\w.]*\.)?(?:tests|docs?)\b"#,
                     r#"|\b(?:import_module|__import__)\s*\(\s*['"](?:[\w.]*\.)?(?:tests|docs?)\b"#,
+                    // An entry point in `setup.py` whose object is in the
+                    // tests or docs (`'x = pkg.tests.helpers:main'`).
+                    r#"|['"][ \t]*[\w.\-]+[ \t]*=[ \t]*(?:[A-Za-z_]\w*\.)*(?:tests?|testing|docs?)(?:\.[A-Za-z_]\w*)*[ \t]*:[ \t]*[A-Za-z_]"#,
                 ),
                 true,
             )
@@ -243,7 +247,13 @@ pub fn first_opening_in(code: &Code) -> Option<usize> {
     if matches!(file_name(path).1.as_str(), "pyproject.toml" | "setup.cfg") {
         return manifest_opening(code);
     }
-    if tests_or_docs(path) || is_inert(path) {
+    if tests_or_docs(path) {
+        return None;
+    }
+    if let Some(opens) = opens_by_name(path) {
+        return opens(code);
+    }
+    if is_inert(path) {
         return None;
     }
     if extension(&file_name(path).1) == "pth" {
@@ -319,11 +329,101 @@ fn manifest_opening(code: &Code) -> Option<usize> {
     });
     let hook_at = hook.find(data).map(|m| m.start());
     let backend_at = backend_in_tests_or_docs(data);
-    [attr_at, cmdclass_at, hook_at, backend_at]
+    // An entry point whose object is in the tests or docs
+    // (`x = "pkg.tests.helpers:main"`): pip's launcher for a console
+    // script imports it, as the program whose plugin it is does. Only
+    // with the `:object` part, which tells an entry point from a setting
+    // that names a folder (`extend-exclude = "docs"`), and only in an
+    // entry-point section (`[project.scripts]`,
+    // `[project.entry-points.x]`, `[tool.poetry.plugins.x]`,
+    // `[options.entry_points]`): sqlalchemy's `[sqla_testing]` names
+    // `requirement_cls = test.requirements:DefaultRequirements` for its
+    // own test runner. The first 16 such lines are looked at.
+    static ENTRY: OnceLock<Regex> = OnceLock::new();
+    let entry = ENTRY.get_or_init(|| {
+        build(
+            &format!(r#"=[ \t]*["']?[ \t]*{TESTS_MODULE}[ \t]*:[ \t]*[A-Za-z_]"#),
+            false,
+        )
+    });
+    let in_entry_section = |at: usize| {
+        let start = match memchr::memmem::rfind(&data[..at], b"\n[") {
+            Some(h) => h + 2,
+            None if data.starts_with(b"[") => 1,
+            None => at,
+        };
+        let rest = &data[start..at];
+        let header = &rest[..memchr::memchr(b']', rest).unwrap_or(rest.len())];
+        let header = header.to_ascii_lowercase();
+        [
+            &b"entry-points"[..],
+            b"entry_points",
+            b"scripts",
+            b"plugins",
+        ]
+        .iter()
+        .any(|w| memchr::memmem::find(&header, w).is_some())
+    };
+    let entry_at = entry
+        .find_iter(data)
+        .take(16)
+        .map(|m| m.start())
+        .find(|&at| in_entry_section(at));
+    [attr_at, cmdclass_at, hook_at, backend_at, entry_at]
         .into_iter()
         .flatten()
         .min()
         .map(|at| code.line_of(at))
+}
+
+/// A dotted Python name through a tests or docs package
+/// (`pkg.tests.helpers`, `tests.x`, `pkg.docs`).
+const TESTS_MODULE: &str = r"(?:[A-Za-z_]\w*\.)*(?:tests?|testing|docs?)(?:\.[A-Za-z_]\w*)*";
+
+/// The reader of a file that names Python modules for another program to
+/// import or run, by the file's path: a wheel's
+/// `NAME.dist-info/entry_points.txt` ([`entry_points_opening`]) and
+/// Jupyter's kernelspecs and settings ([`jupyter_opening`]). Neither is
+/// Python, and both open the tests for Python.
+fn opens_by_name(path: &str) -> Option<fn(&Code) -> Option<usize>> {
+    let (dir, name) = path.rsplit_once('/')?;
+    if name == "entry_points.txt" && !dir.contains('/') && dir.ends_with(".dist-info") {
+        return Some(entry_points_opening);
+    }
+    super::render::is_jupyter_json(path).then_some(jupyter_opening as fn(&Code) -> Option<usize>)
+}
+
+/// Where a wheel's `entry_points.txt` (`code`) names a module of the
+/// package's tests or docs (`x = pkg.tests.helpers:main`, or a plugin
+/// module alone): pip writes a launcher that imports it for each console
+/// script, and the programs whose plugins these are (pytest's `pytest11`,
+/// Jupyter, setuptools' own hooks) import it whenever they run. The
+/// 1-based line, or `None`.
+fn entry_points_opening(code: &Code) -> Option<usize> {
+    static ENTRY: OnceLock<Regex> = OnceLock::new();
+    let entry = ENTRY.get_or_init(|| {
+        build(
+            &format!(r"^[ \t]*[^\s=\[#;][^=\n]*=[ \t]*{TESTS_MODULE}[ \t]*(?::|\r?$)"),
+            true,
+        )
+    });
+    entry.find(code.data).map(|m| code.line_of(m.start()))
+}
+
+/// Where a Jupyter kernelspec or settings file (`code`) names a module of
+/// the package's tests or docs as a string (`"pkg.tests.ext": true` among
+/// `jpserver_extensions`, `"-m", "pkg.tests.kernel"` in a kernelspec's
+/// `argv`): Jupyter imports or runs it at every start of the server or the
+/// kernel. The 1-based line, or `None`.
+fn jupyter_opening(code: &Code) -> Option<usize> {
+    static NAMED: OnceLock<Regex> = OnceLock::new();
+    let named = NAMED.get_or_init(|| {
+        build(
+            r#""(?:(?:[A-Za-z_]\w*\.)+(?:tests?|testing|docs?)(?:\.[A-Za-z_]\w*)*|(?:tests?|testing|docs?)(?:\.[A-Za-z_]\w*)+)""#,
+            false,
+        )
+    });
+    named.find(code.data).map(|m| code.line_of(m.start()))
 }
 
 /// Where a `pyproject.toml` (`data`) makes pip import its build backend
@@ -858,5 +958,69 @@ mod tests {
             "pkg/tests/helper.js",
             ["pkg/pyproject.toml"].into_iter()
         ));
+    }
+
+    /// An entry point whose object lies in the tests or docs opens them:
+    /// pip's launcher, or the program whose plugin it is, imports it.
+    /// Jupyter's settings and kernelspecs likewise, naming a module.
+    #[test]
+    fn entry_points_and_jupyter_settings_into_the_tests_open_them() {
+        for (path, text, line) in [
+            ("pkg/pyproject.toml", "[project]\nname = \"x\"\n\n[project.scripts]\nx = \"pkg.tests.helpers:main\"\n", 5),
+            ("pkg/pyproject.toml", "[project.entry-points.\"networkx.backends\"]\nloop = 'pkg.classes.tests.dispatch:backend'\n", 2),
+            ("pkg/pyproject.toml", "[tool.poetry.scripts]\nx = \"docs.tools:run\"\n", 2),
+            ("pkg/setup.cfg", "[options.entry_points]\nconsole_scripts =\n    x = pkg.testing.cli:main\n", 3),
+            ("pkg/setup.py", "setup(entry_points={'console_scripts': ['x = pkg.tests.cli:main']})\n", 1),
+            ("x-1.dist-info/entry_points.txt", "[console_scripts]\nx = pkg.tests.cli:main\n", 2),
+            ("x-1.dist-info/entry_points.txt", "[pytest11]\nx = pkg.tests.plugin\n", 2),
+            ("x-1.data/data/etc/jupyter/jupyter_server_config.d/x.json", "{\"ServerApp\": {\n  \"jpserver_extensions\": {\"pkg.tests.ext\": true}}}\n", 2),
+            ("x-1.data/data/share/jupyter/kernels/x/kernel.json", "{\"argv\": [\"python\", \"-m\", \"tests.kernel\"]}\n", 1),
+        ] {
+            assert_eq!(first_opening(path, text.as_bytes()), Some(line), "{path}: {text}");
+            assert!(opened_by("pkg/tests/helpers.py", [path].into_iter()), "{path}");
+            assert!(!opened_by("pkg/tests/helpers.js", [path].into_iter()), "{path}");
+        }
+        for (path, text) in [
+            // A setting, not an entry point (sqlalchemy's test runner).
+            (
+                "pkg/setup.cfg",
+                "[sqla_testing]\nrequirement_cls = test.requirements:DefaultRequirements\n",
+            ),
+            (
+                "pkg/pyproject.toml",
+                "[tool.black]\nextend-exclude = \"docs\"\n",
+            ),
+            (
+                "pkg/pyproject.toml",
+                "[project.scripts]\nx = \"pkg.testing_tools:main\"\n",
+            ),
+            (
+                "pkg/setup.py",
+                "setup(entry_points={'console_scripts': ['x = pkg.cli:main']})\n",
+            ),
+            (
+                "x-1.dist-info/entry_points.txt",
+                "[console_scripts]\nx = pkg.cli:main\n",
+            ),
+            // Where pip never reads it, and an sdist's generated copy.
+            (
+                "x-1.dist-info/sub/entry_points.txt",
+                "[console_scripts]\nx = pkg.tests.cli:main\n",
+            ),
+            (
+                "x-1/pkg.egg-info/entry_points.txt",
+                "[console_scripts]\nx = pkg.tests.cli:main\n",
+            ),
+            (
+                "x-1.data/data/etc/jupyter/jupyter_server_config.d/x.json",
+                "{\"ServerApp\": {\"root_dir\": \"docs\", \"x\": \"tests/a.py\"}}\n",
+            ),
+            (
+                "x-1.data/data/share/jupyter/lab/schemas/x/plugin.json",
+                "{\"x\": \"pkg.tests.ext\"}\n",
+            ),
+        ] {
+            assert_eq!(first_opening(path, text.as_bytes()), None, "{path}: {text}");
+        }
     }
 }

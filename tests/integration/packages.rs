@@ -2802,6 +2802,51 @@ fn a_build_backend_in_the_tests_makes_them_the_package_s_own() {
     assert_reason(&o, &r, (0, "precheck-harmless"));
 }
 
+/// A wheel's entry point into its tests (pip writes a launcher that
+/// imports it, and the program whose plugin it is imports it too) and a
+/// Jupyter setting or kernelspec naming a tests module (Jupyter imports or
+/// runs it at every start) make the tests the package's own: is-number's
+/// wheel with `is_number/tests/helpers.py` running `exec` of a decoded
+/// string was allowed by every rule with either (session 32), as it still
+/// is without them. networkx 3.7 registers such a backend
+/// (`networkx.classes.tests.dispatch_interface:backend_interface`).
+#[test]
+fn a_wheel_s_entry_point_into_the_tests_makes_them_the_package_s_own() {
+    let c = Canary::new();
+    let lax = lax_config(&c);
+    let helper: &[u8] =
+        b"import base64\n\n\ndef main():\n    exec(base64.b64decode(\"cHJpbnQoMSk=\"))\n";
+    let at = "is_number/tests/helpers.py";
+    let plain = is_number_wheel(&c, "plain.whl", &[(at, helper)]);
+    let (o, r) = scan_path_json_under(&c, &lax, &plain);
+    assert_reason(&o, &r, (0, "precheck-harmless"));
+    for (member, text, line) in [
+        (
+            "is_number-7.0.0.dist-info/entry_points.txt",
+            &b"[console_scripts]\nis-number-bench = is_number.tests.helpers:main\n"[..],
+            2,
+        ),
+        (
+            "is_number-7.0.0.dist-info/entry_points.txt",
+            b"[pytest11]\nis_number = is_number.tests.helpers\n",
+            2,
+        ),
+        (
+            "is_number-7.0.0.data/data/etc/jupyter/jupyter_server_config.d/is_number.json",
+            b"{\"ServerApp\": {\"jpserver_extensions\": {\"is_number.tests.helpers\": true}}}\n",
+            1,
+        ),
+    ] {
+        let p = is_number_wheel(&c, "planted.whl", &[(at, helper), (member, text)]);
+        let (o, r) = scan_path_json_under(&c, &lax, &p);
+        assert_reason(&o, &r, (2, "inconclusive"));
+        let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+        for named in [format!("{at}:5"), format!("importable ({member}:{line}")] {
+            assert!(note.contains(&named), "{named} in {note}");
+        }
+    }
+}
+
 /// Node runs a `package.json`'s `main`, `bin` and `exports` when the
 /// package is used, so an entry point in the tests makes its lines the
 /// package's own: is-number whose `main`, `bin` or `exports` named
