@@ -926,6 +926,14 @@ struct HiddenCode {
     /// (code file, line) where package code makes its tests or docs
     /// importable ([`first_opening`](super::unread::first_opening)).
     openings: Vec<(String, usize)>,
+    /// (code file, line, module key) for each import of a test-like
+    /// module ([`test_module_imports`](super::unread::test_module_imports)),
+    /// an opening when the package holds that module
+    /// ([`open_by_imports`](Self::open_by_imports)).
+    test_imports: Vec<(String, usize, String)>,
+    /// The keys the package's test and documentation modules are imported
+    /// by ([`test_module_keys`](super::unread::test_module_keys)).
+    test_modules: std::collections::HashSet<String>,
     /// How many lines of tests and docs count because of `openings`.
     opened: usize,
     /// In a version diff, [`unread`](Self::unread) lines in files the
@@ -1073,6 +1081,11 @@ impl HiddenCode {
         if let Some(line) = super::unread::first_opening_in(&code) {
             self.openings.push((m.path.clone(), line));
         }
+        for (line, key) in super::unread::test_module_imports(&m.path, &m.data) {
+            self.test_imports.push((m.path.clone(), line, key));
+        }
+        self.test_modules
+            .extend(super::unread::test_module_keys(&m.path));
         self.paths.insert(m.path.clone());
     }
 
@@ -1094,6 +1107,8 @@ impl HiddenCode {
         self.tests_unread.extend(other.tests_unread);
         self.tests_spying.extend(other.tests_spying);
         self.openings.extend(other.openings);
+        self.test_imports.extend(other.test_imports);
+        self.test_modules.extend(other.test_modules);
         self.placed.extend(other.placed);
         self.owned.extend(other.owned);
         self.declared.extend(other.declared);
@@ -1107,6 +1122,7 @@ impl HiddenCode {
     /// or `exec` at import, which the exemption for tests would otherwise
     /// hide. Called once every member was looked at.
     fn count_tests_if_opened(&mut self) {
+        self.open_by_imports();
         if self.openings.is_empty() {
             return;
         }
@@ -1114,6 +1130,20 @@ impl HiddenCode {
         self.unread.append(&mut self.tests_unread);
         self.spying.append(&mut self.tests_spying);
         self.native.append(&mut self.tests_native);
+    }
+
+    /// Adds an opening for each file that imports one of the package's
+    /// own test or documentation modules through a name the opening
+    /// patterns do not know (`from .testing import helpers`), at its first
+    /// such line, unless the file opens them already.
+    fn open_by_imports(&mut self) {
+        let mut imports = std::mem::take(&mut self.test_imports);
+        imports.sort();
+        for (path, line, key) in imports {
+            if self.test_modules.contains(&key) && !self.openings.iter().any(|(o, _)| *o == path) {
+                self.openings.push((path, line));
+            }
+        }
     }
 
     /// Counts the direct references of the requirement files manifests
@@ -1233,6 +1263,11 @@ impl HiddenCode {
         self.required.extend(same.required);
         self.test_builds.extend(same.test_builds);
         self.requirement_files.extend(same.requirement_files);
+        // A changed import of an unchanged test module opens the tests as
+        // the patterns' openings do, and so does an unchanged import of
+        // a changed one.
+        self.test_modules.extend(same.test_modules);
+        self.open_by_imports();
         // A changed line that opens the tests makes unchanged test code
         // importable; an unchanged one, the changed test code.
         if !self.openings.is_empty() {
@@ -1240,6 +1275,7 @@ impl HiddenCode {
             self.tests_spying.extend(same.tests_spying);
         }
         self.openings.extend(same.openings);
+        self.test_imports.extend(same.test_imports);
         // A file added to an unchanged package.json's bin folder is linked
         // as a command all the same.
         self.bin_dirs.extend(same.bin_dirs);

@@ -376,6 +376,146 @@ fn manifest_opening(code: &Code) -> Option<usize> {
         .map(|at| code.line_of(at))
 }
 
+/// Whether a folder or module name (one part of a dotted name or a path)
+/// is one [`tests_or_docs`] counts as tests or documentation: a test
+/// tree's folder (`test`, `testing`, `testdata`, …), `doc`, `docs`,
+/// `__tests__`, or a test module's name (`test_x`, `x_test`, `conftest`).
+fn test_like(part: &str) -> bool {
+    let lower = part.to_ascii_lowercase();
+    matches!(
+        lower.as_str(),
+        "test"
+            | "tests"
+            | "testing"
+            | "testdata"
+            | "test_data"
+            | "doc"
+            | "docs"
+            | "__tests__"
+            | "conftest"
+    ) || lower.starts_with("test_")
+        || lower.ends_with("_test")
+}
+
+/// The modules a Python file (`code`, outside tests and docs) imports
+/// through a test-like part ([`test_like`]): `from .testing import
+/// helpers`, `import pkg.test_support`, `import_module('pkg.testing')`.
+/// Each as (1-based line, key): the module's path with `/` for dots, from
+/// the file's folder for a relative import (`pkg/testing/helpers`), as
+/// written for an absolute one (`pkg/testing`), to be matched against the
+/// package's test and documentation modules ([`test_module_keys`]) once
+/// every member is known: `from numpy.testing import assert_equal` in a
+/// package that does not hold `numpy/testing` opens nothing. At most 64
+/// per file.
+///
+/// Why: a test tree's `exec` or spying line counts only once the
+/// package's code can import it ([`first_opening`]), and that rule's
+/// patterns know `tests` and `docs` only; cachetools whose `__init__.py`
+/// did `from .testing import helpers`, `helpers.py` running
+/// `exec(base64.b64decode(…))`, was allowed by every rule (session 32).
+pub fn test_module_imports(path: &str, data: &[u8]) -> Vec<(usize, String)> {
+    if lang(path) != Some(Lang::Python) || tests_or_docs(path) || is_inert(path) {
+        return Vec::new();
+    }
+    static IMPORTS: OnceLock<Regex> = OnceLock::new();
+    let imports = IMPORTS.get_or_init(|| {
+        build(
+            concat!(
+                r"^[ \t]*from[ \t]+(?P<from>\.*[\w.]*)[ \t]+import[ \t]+\(?(?P<names>[\w, \t]*)",
+                r"|^[ \t]*import[ \t]+(?P<mods>[\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+(?:[ \t]+as[ \t]+\w+)?)*)",
+                r#"|\b(?:import_module|__import__)\s*\(\s*['"](?P<call>\.*[\w.]+)['"]"#,
+            ),
+            true,
+        )
+    });
+    // Most files import nothing test-like: skip them without the regex.
+    let lower = data.to_ascii_lowercase();
+    if memchr::memmem::find(&lower, b"test").is_none()
+        && memchr::memmem::find(&lower, b"doc").is_none()
+    {
+        return Vec::new();
+    }
+    let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+    // A dotted module (leading dots: relative) as a key, if one of its
+    // parts is test-like.
+    let key = |module: &str| -> Option<String> {
+        let dots = module.len() - module.trim_start_matches('.').len();
+        let name = &module[dots..];
+        let parts: Vec<&str> = name.split('.').filter(|p| !p.is_empty()).collect();
+        if !parts.iter().any(|p| test_like(p)) {
+            return None;
+        }
+        if dots == 0 {
+            return Some(parts.join("/"));
+        }
+        let mut base: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+        for _ in 1..dots {
+            base.pop()?;
+        }
+        base.extend(parts);
+        Some(base.join("/"))
+    };
+    let mut found = Vec::new();
+    for c in imports.captures_iter(data) {
+        let at = c.get(0).map_or(0, |m| m.start());
+        let line = memchr::memchr_iter(b'\n', &data[..at]).count() + 1;
+        let text = |name: &str| {
+            c.name(name)
+                .map(|m| String::from_utf8_lossy(m.as_bytes()).into_owned())
+        };
+        let mut modules = Vec::new();
+        if let Some(from) = text("from") {
+            modules.push(from.clone());
+            let sep = if from.ends_with('.') { "" } else { "." };
+            for n in text("names").unwrap_or_default().split(',') {
+                if let Some(n) = n.split_whitespace().next() {
+                    modules.push(format!("{from}{sep}{n}"));
+                }
+            }
+        } else if let Some(mods) = text("mods") {
+            modules.extend(
+                mods.split(',')
+                    .filter_map(|m| m.split_whitespace().next())
+                    .map(str::to_string),
+            );
+        } else if let Some(call) = text("call") {
+            modules.push(call);
+        }
+        found.extend(modules.iter().filter_map(|m| key(m)).map(|k| (line, k)));
+        if found.len() >= 64 {
+            found.truncate(64);
+            break;
+        }
+    }
+    found
+}
+
+/// The keys a test or documentation module at `path` is imported by
+/// ([`test_module_imports`]): its path without `.py` (or `/__init__.py`),
+/// and each tail of it from a folder down (`pkg-1.0/src/pkg/testing/x`,
+/// `src/pkg/testing/x`, `pkg/testing/x`, …), since an absolute import
+/// names a module from an import root that the archive's path does not
+/// mark. Empty for a file that is not a Python module in tests or docs.
+pub fn test_module_keys(path: &str) -> Vec<String> {
+    if !tests_or_docs(path) {
+        return Vec::new();
+    }
+    let Some(module) = path
+        .strip_suffix(".py")
+        .or_else(|| path.strip_suffix(".pyx"))
+    else {
+        return Vec::new();
+    };
+    let module = module.strip_suffix("/__init__").unwrap_or(module);
+    let mut keys = vec![module.to_string()];
+    keys.extend(
+        module
+            .match_indices('/')
+            .map(|(i, _)| module[i + 1..].to_string()),
+    );
+    keys
+}
+
 /// A dotted Python name through a tests or docs package
 /// (`pkg.tests.helpers`, `tests.x`, `pkg.docs`).
 const TESTS_MODULE: &str = r"(?:[A-Za-z_]\w*\.)*(?:tests?|testing|docs?)(?:\.[A-Za-z_]\w*)*";
@@ -958,6 +1098,80 @@ mod tests {
             "pkg/tests/helper.js",
             ["pkg/pyproject.toml"].into_iter()
         ));
+    }
+
+    /// Imports through a test-like part, as keys from the file's folder
+    /// (relative) or as written (absolute), and the keys a test module is
+    /// found under.
+    #[test]
+    fn imports_of_test_like_modules_are_keys_to_match() {
+        let keys = |path: &str, code: &str| -> Vec<String> {
+            test_module_imports(path, code.as_bytes())
+                .into_iter()
+                .map(|(_, k)| k)
+                .collect()
+        };
+        assert_eq!(
+            keys(
+                "p-1/src/pkg/__init__.py",
+                "from .testing import helpers as _h\n"
+            ),
+            ["p-1/src/pkg/testing", "p-1/src/pkg/testing/helpers"]
+        );
+        assert_eq!(
+            keys("p-1/pkg/sub/x.py", "from ..test_support import (run,\n"),
+            ["p-1/pkg/test_support", "p-1/pkg/test_support/run"]
+        );
+        assert_eq!(
+            keys("pkg/x.py", "from . import conftest, util\n"),
+            ["pkg/conftest"]
+        );
+        assert_eq!(
+            keys("pkg/x.py", "    import pkg.testing.helpers as h, os\n"),
+            ["pkg/testing/helpers"]
+        );
+        assert_eq!(
+            keys("pkg/x.py", "m = importlib.import_module('pkg.doc.build')\n"),
+            ["pkg/doc/build"]
+        );
+        assert_eq!(
+            test_module_imports(
+                "pkg/x.py",
+                b"import os\n\nfrom numpy.testing import assert_equal\n"
+            ),
+            [
+                (3, "numpy/testing".to_string()),
+                (3, "numpy/testing/assert_equal".to_string())
+            ]
+        );
+        // Nothing test-like, a relative import above the root, a file in
+        // the tests, and a file that is not Python.
+        for (path, code) in [
+            (
+                "pkg/x.py",
+                "from .util import testing_mode\nimport pytest\nimport contest\n",
+            ),
+            ("x.py", "from ..testing import h\n"),
+            ("pkg/tests/x.py", "from .testing import h\n"),
+            ("lib/x.js", "import h from './testing/h.js';\n"),
+        ] {
+            assert!(keys(path, code).is_empty(), "{path}: {code}");
+        }
+        assert_eq!(
+            test_module_keys("p-1/src/pkg/testing/__init__.py"),
+            [
+                "p-1/src/pkg/testing",
+                "src/pkg/testing",
+                "pkg/testing",
+                "testing"
+            ]
+        );
+        assert_eq!(
+            test_module_keys("pkg/test_support.py"),
+            ["pkg/test_support", "test_support"]
+        );
+        assert!(test_module_keys("pkg/util.py").is_empty());
+        assert!(test_module_keys("pkg/tests/data.json").is_empty());
     }
 
     /// An entry point whose object lies in the tests or docs opens them:

@@ -2847,6 +2847,64 @@ fn a_wheel_s_entry_point_into_the_tests_makes_them_the_package_s_own() {
     }
 }
 
+/// A test tree's lines count once the package's code imports it, and the
+/// opening patterns knew `tests` and `docs` only: is-number's wheel with
+/// `is_number/__init__.py` doing `from .testing import helpers`, and
+/// `is_number/testing/helpers.py` running `exec` of a decoded string, was
+/// allowed by every rule (session 32). Now an import through any name the
+/// tests go by (`test`, `testing`, `test_x`, `conftest`, ...) opens them
+/// when the package holds that module, as a version diff does when a
+/// changed `__init__.py` starts to import an unchanged test module. An
+/// import of another distribution's `numpy.testing` opens nothing.
+#[test]
+fn an_import_of_the_package_s_own_test_module_makes_the_tests_its_own() {
+    let c = Canary::new();
+    let lax = lax_config(&c);
+    let helper: &[u8] = b"import base64\n\nexec(base64.b64decode(\"cHJpbnQoMSk=\"))\n";
+    let wheel = |name: &str, init: &[u8]| {
+        is_number_wheel(
+            &c,
+            name,
+            &[
+                ("is_number/__init__.py", init),
+                ("is_number/testing/__init__.py", b""),
+                ("is_number/testing/helpers.py", helper),
+            ],
+        )
+    };
+    let plain = wheel("is_number-7.0.0-py3-none-any.whl", b"VERSION = '7.0.0'\n");
+    let (o, r) = scan_path_json_under(&c, &lax, &plain);
+    assert_reason(&o, &r, (0, "precheck-harmless"));
+    let foreign = wheel(
+        "foreign.whl",
+        b"VERSION = '7.0.0'\nfrom numpy.testing import assert_equal\n",
+    );
+    let (o, r) = scan_path_json_under(&c, &lax, &foreign);
+    assert_reason(&o, &r, (0, "precheck-harmless"));
+    for init in [
+        &b"VERSION = '7.0.0'\nfrom .testing import helpers\n"[..],
+        b"VERSION = '7.0.0'\nimport is_number.testing.helpers\n",
+        b"VERSION = '7.0.0'\n__import__('is_number.testing')\n",
+    ] {
+        let opened = wheel("is_number-7.0.1-py3-none-any.whl", init);
+        let (o, r) = scan_path_json_under(&c, &lax, &opened);
+        assert_reason(&o, &r, (2, "inconclusive"));
+        let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+        for named in [
+            "is_number/testing/helpers.py:3",
+            "importable (is_number/__init__.py:2",
+        ] {
+            assert!(note.contains(named), "{named} in {note}");
+        }
+        // Only __init__.py changed: the test module it imports is unchanged.
+        let (o, r) = scan_diff_json_under(&c, &lax, &plain, &opened);
+        assert_reason(&o, &r, (2, "inconclusive"));
+        assert_eq!(r["input"]["kind"], "package-diff", "{r:#}");
+        let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+        assert!(note.contains("is_number/testing/helpers.py:3"), "{note}");
+    }
+}
+
 /// Node runs a `package.json`'s `main`, `bin` and `exports` when the
 /// package is used, so an entry point in the tests makes its lines the
 /// package's own: is-number whose `main`, `bin` or `exports` named
