@@ -155,6 +155,18 @@ def main(out):
         ("p-1/tests/meson.build", "f", b"run_command('id')\n"),
         ("p-1/tests/m.c", "f", b"int m;\n"), ("p-1/tests/h.py", "f", b"exec(x)\n"),
         ("p-1/docs/b.txt", "f", b"message(x)\n"), ("p-1/docs/rules.txt", "f", b"X := $(shell id)\n")])
+    # What Jupyter, fish and entry points run (session 32): a kernelspec, a
+    # setting, Python configuration, an entry point into the tests, and an
+    # import of a test module by another name than `tests`.
+    zips["jupyter"] = zipb([
+        ("p-1.data/data/share/jupyter/kernels/python3/kernel.json", b'{"argv": ["sh", "-c", "id", "-m", "p.tests.k"]}', None, D),
+        ("p-1.data/data/etc/jupyter/jupyter_server_config.d/p.json", b'{"ServerApp": {"jpserver_extensions": {"p.testing.e": true}}}', None, D),
+        ("p-1.data/data/etc/jupyter/jupyter_server_config.py", b"c.ServerApp.x = 1\n", None, D),
+        ("p-1.data/data/share/fish/vendor_conf.d/p.fish", b"set -gx X 1\n", None, D),
+        ("p-1.dist-info/entry_points.txt", b"[console_scripts]\np = p.tests.h:main\n[pytest11]\nq = p.test_x\n", None, D),
+        ("p/__init__.py", b"from .testing import h\nimport p.test_x, os\nfrom ..x import y\n__import__('p.conftest')\n", None, D),
+        ("p/testing/__init__.py", b"", None, D), ("p/testing/h.py", b"exec(x)\n", None, D),
+        ("p/test_x.py", b"eval(y)\n", None, D), ("p/tests/h.py", b"exec(z)\n", None, D)])
     # A zip with bytes after its end record, and one inside a file's tail.
     zips["zip-appended"] = zipb([("pkg/__init__.py", INIT, None, D)]) + b"PK\x05\x06" + b"\0" * 18
     tars["tail-zip"] = tar([("p-1/setup.py", "f", SETUP),

@@ -528,7 +528,7 @@ pub fn is_inert(path: &str) -> bool {
     if in_test_tree(path) {
         return true;
     }
-    if runs_what_it_says(path, &lower) {
+    if is_jupyter_json_named(path, &lower) {
         return false;
     }
     matches!(
@@ -558,6 +558,12 @@ pub fn is_inert(path: &str) -> bool {
     )
 }
 
+/// Whether the file at `path` is a Jupyter kernelspec or settings file
+/// ([`is_jupyter_json_named`]) outside a test tree.
+pub(super) fn is_jupyter_json(path: &str) -> bool {
+    !in_test_tree(path) && is_jupyter_json_named(path, &file_name(path).1)
+}
+
 /// Whether a JSON file (`lower`, its lowercased name, at `path`) is one
 /// that Jupyter acts on by itself: a kernelspec (`kernel.json`), whose
 /// `argv` is the command Jupyter runs to start that kernel, or Jupyter's
@@ -568,16 +574,6 @@ pub fn is_inert(path: &str) -> bool {
 /// every reader; the veto reads its lines that name a capability. Found
 /// by name, wherever it lies: an sdist maps it into `share/jupyter` or
 /// `etc/jupyter` from any folder of its own.
-fn runs_what_it_says(path: &str, lower: &str) -> bool {
-    is_jupyter_json_named(path, lower)
-}
-
-/// Whether the file at `path` is a Jupyter kernelspec or settings file
-/// ([`runs_what_it_says`]), outside a test tree.
-pub(super) fn is_jupyter_json(path: &str) -> bool {
-    !in_test_tree(path) && is_jupyter_json_named(path, &file_name(path).1)
-}
-
 fn is_jupyter_json_named(path: &str, lower: &str) -> bool {
     if extension(lower) != "json" {
         return false;

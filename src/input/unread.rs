@@ -376,25 +376,11 @@ fn manifest_opening(code: &Code) -> Option<usize> {
         .map(|at| code.line_of(at))
 }
 
-/// Whether a folder or module name (one part of a dotted name or a path)
-/// is one [`tests_or_docs`] counts as tests or documentation: a test
-/// tree's folder (`test`, `testing`, `testdata`, …), `doc`, `docs`,
-/// `__tests__`, or a test module's name (`test_x`, `x_test`, `conftest`).
+/// Whether a folder or module name (one part of a dotted name) is one the
+/// tests go by: [`tests_or_docs`] counts a folder of that name, or a
+/// Python module of that name (`testing`, `test_support`, `conftest`).
 fn test_like(part: &str) -> bool {
-    let lower = part.to_ascii_lowercase();
-    matches!(
-        lower.as_str(),
-        "test"
-            | "tests"
-            | "testing"
-            | "testdata"
-            | "test_data"
-            | "doc"
-            | "docs"
-            | "__tests__"
-            | "conftest"
-    ) || lower.starts_with("test_")
-        || lower.ends_with("_test")
+    tests_or_docs(&format!("{part}/x")) || tests_or_docs(&format!("{part}.py"))
 }
 
 /// The modules a Python file (`code`, outside tests and docs) imports
@@ -429,9 +415,10 @@ pub fn test_module_imports(path: &str, data: &[u8]) -> Vec<(usize, String)> {
         )
     });
     // Most files import nothing test-like: skip them without the regex.
-    let lower = data.to_ascii_lowercase();
-    if memchr::memmem::find(&lower, b"test").is_none()
-        && memchr::memmem::find(&lower, b"doc").is_none()
+    static NAMES: OnceLock<Regex> = OnceLock::new();
+    if !NAMES
+        .get_or_init(|| build("(?i)test|doc", false))
+        .is_match(data)
     {
         return Vec::new();
     }
