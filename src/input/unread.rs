@@ -224,7 +224,15 @@ fn opening(lang: Lang) -> &'static Regex {
         }),
         Lang::JavaScript => JS.get_or_init(|| {
             build(
-                r#"(?:\brequire\s*\(|\bimport\s*\(|\bfrom)\s*['"`]\.{1,2}/(?:[^'"`]*/)?(?:tests?|__tests__|spec|docs?)/"#,
+                // A relative path into a folder the tests or docs go by,
+                // or to a test module by its name (`./lib/h.test.js`,
+                // `./test_utils`): the package's own file, whatever it is
+                // called, so no resolution is needed.
+                concat!(
+                    r#"(?:\brequire\s*\(|\bimport\s*\(|\bfrom)\s*['"`]\.{1,2}/(?:[^'"`]*/)?"#,
+                    r#"(?:(?:tests?|testing|testdata|test_data|__tests__|spec|docs?)/"#,
+                    r#"|test_[^'"`/]*['"`]|[^'"`/]*\.(?:test|spec)(?:\.[^'"`/]*)?['"`])"#,
+                ),
                 false,
             )
         }),
@@ -991,6 +999,11 @@ mod tests {
         for code in [
             "const h = require('../test/helper');",
             "import h from './__tests__/h.js';",
+            "require('./testing/h')();",
+            "const d = require(\"./lib/testdata/d.js\");",
+            "require('./lib/h.test.js');",
+            "import('./h.spec')",
+            "const u = require('./test_utils');",
         ] {
             assert!(
                 first_opening("lib/a.js", code.as_bytes()).is_some(),
@@ -1017,6 +1030,16 @@ mod tests {
             first_opening("tests/conftest.py", b"sys.path.insert(0, d)\n"),
             None
         );
+        // Names that only look like a test's, and packages, not paths.
+        for code in [
+            "require('./latest.js');",
+            "require('./contest/x');",
+            "require('./testimony')",
+            "const t = require('tape/test');",
+            "import x from 'jest/testing/x';",
+        ] {
+            assert_eq!(first_opening("lib/a.js", code.as_bytes()), None, "{code:?}");
+        }
     }
 
     /// A build backend pip imports from the tests or docs opens them, for

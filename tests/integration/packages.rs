@@ -2905,6 +2905,43 @@ fn an_import_of_the_package_s_own_test_module_makes_the_tests_its_own() {
     }
 }
 
+/// The same for Node: the opening pattern knew `require` into `test`,
+/// `tests`, `__tests__`, `spec` and `docs` folders, not into `testing`
+/// (or `testdata`), nor of a test module by its name (`h.test.js`,
+/// `test_utils`), whose lines the rules set aside as tests. is-number
+/// whose `index.js` required such a file, an `eval` of a decoded string
+/// there, was allowed by every rule (session 32; vetoed at 0.86 under the
+/// shipped thresholds); the same file that nothing requires still is.
+#[test]
+fn a_require_of_a_test_module_by_any_name_makes_the_tests_the_package_s_own() {
+    let c = Canary::new();
+    let lax = lax_config(&c);
+    let helper: &[u8] = b"module.exports = () => eval(Buffer.from('MSsx', 'base64').toString());\n";
+    let index = tgz_member("packages/benign/is-number-7.0.0.tgz", "package/index.js");
+    for (at, target) in [
+        ("package/testing/h.js", "./testing/h"),
+        ("package/lib/h.test.js", "./lib/h.test.js"),
+        ("package/test_utils.js", "./test_utils"),
+    ] {
+        let plain = is_number_with_all(&c, "plain.tgz", &[(at, helper)]);
+        let (o, r) = scan_path_json_under(&c, &lax, &plain);
+        assert_reason(&o, &r, (0, "precheck-harmless"));
+        let mut required = index.clone();
+        required.extend_from_slice(format!("\nrequire('{target}')();\n").as_bytes());
+        let p = is_number_with_all(
+            &c,
+            "required.tgz",
+            &[(at, helper), ("package/index.js", &required)],
+        );
+        let (o, r) = scan_path_json_under(&c, &lax, &p);
+        assert_reason(&o, &r, (2, "inconclusive"));
+        let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+        for named in [format!("{at}:1"), "importable (package/index.js:".to_string()] {
+            assert!(note.contains(&named), "{named} in {note}");
+        }
+    }
+}
+
 /// Node runs a `package.json`'s `main`, `bin` and `exports` when the
 /// package is used, so an entry point in the tests makes its lines the
 /// package's own: is-number whose `main`, `bin` or `exports` named
