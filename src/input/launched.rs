@@ -268,9 +268,15 @@ pub fn compiled_sources(path: &str, data: &[u8]) -> Vec<String> {
                 .map(Cow::Borrowed),
         );
     }
+    // A root manifest's `Cargo.toml` is the crate its build compiles
+    // (maturin's `manifest-path`, setuptools-rust's `RustExtension(path=…)`),
+    // and Cargo runs that crate's `build.rs` first.
     let named = words
         .into_iter()
-        .filter(|w| !w.contains('$') && is_compiled_source(&file_name(w).1))
+        .filter(|w| {
+            let name = file_name(w).1;
+            !w.contains('$') && (is_compiled_source(&name) || (manifest && name == "cargo.toml"))
+        })
         .map(|w| (false, w.into_owned()));
     resolve_each(path, named)
 }
@@ -1059,6 +1065,24 @@ mod tests {
             ),
             ["pkg/tests/m.c"]
         );
+        // The crate a root manifest's build compiles (maturin's
+        // `manifest-path`, setuptools-rust's `path`); a build script's
+        // `Cargo.toml` is only a name.
+        assert_eq!(
+            compiled(
+                "pkg/pyproject.toml",
+                "[tool.maturin]\nmanifest-path = \"tests/rust/Cargo.toml\"\n"
+            ),
+            ["pkg/tests/rust/Cargo.toml"]
+        );
+        assert_eq!(
+            compiled(
+                "pkg/setup.py",
+                "RustExtension('m', path='rust/Cargo.toml', binding=Binding.PyO3)\n"
+            ),
+            ["pkg/rust/Cargo.toml"]
+        );
+        assert!(compiled("pkg/CMakeLists.txt", "set(M \"tests/Cargo.toml\")\n").is_empty());
         // Cargo: the build script, the library's and binaries' paths, not
         // a test target's.
         assert_eq!(

