@@ -101,6 +101,26 @@ impl<'a> Code<'a> {
     }
 }
 
+/// Whether a line is a comment line in any language a package may hold:
+/// `#` (Python, shell, make), `//`, `/*` and ` * ` (JavaScript, Rust, C
+/// and kin), `REM` and `::` (batch files), and Python's doctest lines
+/// (`>>>`), which run under doctest only.
+pub fn is_comment_line(line: &[u8]) -> bool {
+    let t = line.trim_ascii_start();
+    [
+        &b"#"[..],
+        b"//",
+        b"/*",
+        b"*",
+        b"::",
+        b"REM ",
+        b"rem ",
+        b">>>",
+    ]
+    .iter()
+    .any(|p| t.starts_with(p))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -79,7 +79,7 @@ use std::sync::OnceLock;
 
 use regex::bytes::Regex;
 
-use super::code::Code;
+use super::code::{is_comment_line, Code};
 use super::render::{extension, file_name, is_inert, is_type_stub};
 
 /// What [`ENVIRON`] and [`environment_piped`] find, in report wording.
@@ -261,10 +261,7 @@ fn environment_piped(code: &Code) -> Option<usize> {
     // and as folded.
     let written = code
         .logical_lines()
-        .find(|(_, line)| {
-            let t = line.trim_ascii_start();
-            !t.starts_with(b"#") && !t.starts_with(b"//") && piped.is_match(line)
-        })
+        .find(|(_, line)| !is_comment_line(line) && piped.is_match(line))
         .map(|(n, _)| n);
     let folded = code
         .folded()
@@ -459,24 +456,7 @@ pub fn first_spying_line_in(code: &Code) -> Option<(usize, &'static str)> {
             .find(|(g, _)| c.name(g).is_some())
             .map(|(_, w)| *w)
     };
-    // Comment lines in any language the package may hold: `#` (Python,
-    // shell), `//`, `/*` and ` * ` (JavaScript and kin), `REM` and `::`
-    // (batch files), and Python's doctest lines (`>>>`).
-    let comment = |line: &[u8]| {
-        let t = line.trim_ascii_start();
-        [
-            &b"#"[..],
-            b"//",
-            b"/*",
-            b"*",
-            b"::",
-            b"REM ",
-            b"rem ",
-            b">>>",
-        ]
-        .iter()
-        .any(|p| t.starts_with(p))
-    };
+    let comment = is_comment_line;
     // Most files hold none of the words as written: one search over the
     // whole file spares reading it line by line.
     let written = gated(code.data)

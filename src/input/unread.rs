@@ -57,7 +57,7 @@ use std::sync::OnceLock;
 
 use regex::bytes::Regex;
 
-use super::code::Code;
+use super::code::{is_comment_line, Code};
 use super::render::{extension, file_name, in_test_tree, is_inert};
 
 /// The language a code file is read as, by its extension.
@@ -732,23 +732,8 @@ fn fetched_and_run(code: &Code) -> Option<usize> {
             true,
         )
     });
-    let comment = |line: &[u8]| {
-        let t = line.trim_ascii_start();
-        [
-            &b"#"[..],
-            b"//",
-            b"/*",
-            b"*",
-            b"::",
-            b"REM ",
-            b"rem ",
-            b">>>",
-        ]
-        .iter()
-        .any(|p| t.starts_with(p))
-    };
     code.logical_lines()
-        .find(|(_, line)| !comment(line) && run.is_match(line))
+        .find(|(_, line)| !is_comment_line(line) && run.is_match(line))
         .map(|(n, _)| n)
 }
 
