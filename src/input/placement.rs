@@ -114,13 +114,11 @@ pub fn in_wheel(path: &str, data: &[u8]) -> Option<Placement> {
         .strip_suffix(".dist-info/entry_points.txt")
         .filter(|dist| !dist.contains('/'));
     if let Some(dist) = entry_points {
-        return launches_environment_command(dist, data).then_some(Placement::Replaces(LAUNCHER));
+        return launches_command_over(dist, data).map(Placement::Replaces);
     }
     match destination(path) {
         Destination::SitePackages(p) => in_site_packages(&p.to_ascii_lowercase(), data),
-        Destination::Scripts(name) => {
-            environment_command(&name.to_ascii_lowercase()).then_some(Placement::Replaces(COMMAND))
-        }
+        Destination::Scripts(name) => command_over(&name.to_ascii_lowercase()),
         Destination::Prefix(p) => in_prefix(&p.to_ascii_lowercase(), data),
         Destination::Elsewhere => None,
     }
@@ -134,13 +132,88 @@ const COMMAND: &str = "one of the environment's own commands (python, pip, activ
 /// replaces: pip writes a launcher for each into the commands folder.
 const LAUNCHER: &str = "a launcher pip writes for a console script named as one of the environment's own commands (python, pip, activate)";
 
-/// Whether a wheel's `entry_points.txt` (of the distribution `dist`, as
-/// its `.dist-info` folder names it) declares a console or GUI script named
-/// as one of the environment's own commands. pip's own wheel declares
-/// `pip`, `pip3` and `pip3.N`: installing a distribution named pip is
-/// replacing pip, in plain sight (pip installs a wheel only when its
+/// What a file in the commands folder named as a system's command
+/// ([`system_command`]) stands in for.
+const SYSTEM_COMMAND: &str = "a command the system provides (sudo, ssh, git, a shell, ...), which it runs in place of for whoever puts the environment's commands first on the PATH: activating it, or every login shell after a pip install --user";
+
+/// The same for a console script's launcher.
+const SYSTEM_LAUNCHER: &str = "a launcher pip writes for a console script named as a command the system provides (sudo, ssh, git, a shell, ...), which it runs in place of for whoever puts the environment's commands first on the PATH: activating it, or every login shell after a pip install --user";
+
+/// What a file named `name` (lower case) in the environment's commands
+/// folder replaces, if anything: one of the environment's own commands
+/// ([`environment_command`]) or one the system provides
+/// ([`system_command`]).
+fn command_over(name: &str) -> Option<Placement> {
+    if environment_command(name) {
+        Some(Placement::Replaces(COMMAND))
+    } else if system_command(name) {
+        Some(Placement::Replaces(SYSTEM_COMMAND))
+    } else {
+        None
+    }
+}
+
+/// Whether a command name (lower case, with `.exe` as pip's Windows
+/// launchers have it) is one the system provides that no Python package
+/// needs to name its own: a shell, what grants privileges (`sudo`, `su`,
+/// `doas`, `pkexec`, `runas`) or holds credentials (`ssh` and its tools,
+/// `gpg`, `git`, `passwd`, `kinit`), and a few commands typed all day
+/// (`ls`, `cat`, `cp`, `mv`, `rm`, `env`, `which`, `curl`, `wget`). A
+/// `sudo` first on the PATH reads the password typed to it: `~/.local/bin`,
+/// where `pip install --user` writes commands, comes first in Debian's and
+/// Ubuntu's default `~/.profile`. Commands that packages on PyPI do provide
+/// (`node`, `cmake`, `ninja`, `aws`) are not in the list.
+fn system_command(name: &str) -> bool {
+    let name = name.strip_suffix(".exe").unwrap_or(name);
+    matches!(
+        name,
+        "sh" | "bash"
+            | "zsh"
+            | "dash"
+            | "ksh"
+            | "csh"
+            | "tcsh"
+            | "fish"
+            | "pwsh"
+            | "powershell"
+            | "cmd"
+            | "sudo"
+            | "su"
+            | "doas"
+            | "pkexec"
+            | "runas"
+            | "ssh"
+            | "scp"
+            | "sftp"
+            | "ssh-add"
+            | "ssh-agent"
+            | "ssh-keygen"
+            | "gpg"
+            | "gpg2"
+            | "gpg-agent"
+            | "git"
+            | "passwd"
+            | "kinit"
+            | "ls"
+            | "cat"
+            | "cp"
+            | "mv"
+            | "rm"
+            | "env"
+            | "which"
+            | "curl"
+            | "wget"
+    )
+}
+
+/// What the first console or GUI script a wheel's `entry_points.txt` (of
+/// the distribution `dist`, as its `.dist-info` folder names it) declares
+/// under one of the environment's own commands' names, or a system's
+/// ([`command_over`]), makes pip's launcher replace. pip's own wheel
+/// declares `pip`, `pip3` and `pip3.N`: installing a distribution named pip
+/// is replacing pip, in plain sight (pip installs a wheel only when its
 /// `.dist-info` folder's name is the one its file name gives).
-fn launches_environment_command(dist: &str, data: &[u8]) -> bool {
+fn launches_command_over(dist: &str, data: &[u8]) -> Option<&'static str> {
     let name = dist.split('-').next().unwrap_or(dist).to_ascii_lowercase();
     let text = String::from_utf8_lossy(data);
     let mut scripts = false;
@@ -152,11 +225,14 @@ fn launches_environment_command(dist: &str, data: &[u8]) -> bool {
             let command = command.trim().to_ascii_lowercase();
             let pips_own = name == "pip" && command.starts_with("pip");
             if environment_command(&command) && !pips_own {
-                return true;
+                return Some(LAUNCHER);
+            }
+            if system_command(&command) {
+                return Some(SYSTEM_LAUNCHER);
             }
         }
     }
-    false
+    None
 }
 
 /// What a conda configuration file in the prefix becomes.
@@ -190,7 +266,7 @@ fn in_prefix(p: &str, data: &[u8]) -> Option<Placement> {
         .strip_prefix("bin/")
         .or_else(|| p.strip_prefix("scripts/"))
     {
-        return environment_command(name).then_some(Placement::Replaces(COMMAND));
+        return command_over(name);
     }
     if p.starts_with("etc/conda/activate.d/") || p.starts_with("etc/conda/deactivate.d/") {
         return Some(Placement::RunsByItself(
@@ -405,6 +481,7 @@ const MANIFEST_CONFIG: &str = "names a file that would become an installer's con
 const MANIFEST_COMMAND: &str =
     "declares a console script named as one of the environment's own commands (python, pip, activate)";
 const MANIFEST_STARTUP: &str = "names a .pth file or a sitecustomize or usercustomize module, which Python runs at every start";
+const MANIFEST_SYSTEM_COMMAND: &str = "declares a console script named as a command the system provides (sudo, ssh, git, a shell, ...), which would run in its place wherever the environment's commands come first on the PATH";
 const MANIFEST_ELSEWHERE: &str = "names a place where Jupyter, IPython or fish runs a file at every start (Python configuration in etc/jupyter or etc/ipython, fish's vendor_conf.d) or ipykernel's python3 kernelspec, where a data file installed there would go";
 
 /// The first line of a package manifest (`setup.py`, `setup.cfg` or
@@ -488,11 +565,16 @@ pub fn in_manifest(path: &str, data: &[u8]) -> Option<(usize, &'static str)> {
         MANIFEST_ELSEWHERE,
     );
     // Every script group's name holds `scripts`.
-    let script = holds(&["scripts"])
+    let scripts = holds(&["scripts"]);
+    let script = scripts
         .then(|| first_script_line(data, environment_command))
         .flatten()
         .map(|n| (n, MANIFEST_COMMAND));
-    [named, startup, elsewhere, script]
+    let system = scripts
+        .then(|| first_script_line(data, system_command))
+        .flatten()
+        .map(|n| (n, MANIFEST_SYSTEM_COMMAND));
+    [named, startup, elsewhere, script, system]
         .into_iter()
         .flatten()
         .min()
@@ -640,6 +722,30 @@ mod tests {
         ] {
             assert!(replaces(path), "{path}");
         }
+        // Commands the system provides, under the same folders.
+        for path in [
+            "a-1.data/scripts/sudo",
+            "a-1.data/scripts/SSH",
+            "a-1.data/scripts/git.exe",
+            "a-1.data/data/bin/bash",
+        ] {
+            assert_eq!(
+                in_wheel(path, b""),
+                Some(Placement::Replaces(SYSTEM_COMMAND)),
+                "{path}"
+            );
+        }
+        // Commands packages on PyPI provide, and names that only start
+        // like a system's.
+        for path in [
+            "a-1.data/scripts/node",
+            "a-1.data/scripts/cmake",
+            "a-1.data/scripts/git-filter-repo",
+            "a-1.data/scripts/sudoku",
+            "a-1/sudo",
+        ] {
+            assert_eq!(in_wheel(path, b""), None, "{path}");
+        }
     }
 
     #[test]
@@ -715,6 +821,11 @@ mod tests {
             ep("pipx-1.7", "[console_scripts]\npipx = pipx.main:cli\n"),
             None
         );
+        assert_eq!(
+            ep("x-1", "[console_scripts]\nx = x:a\nsudo = x:b\n"),
+            Some(Placement::Replaces(SYSTEM_LAUNCHER))
+        );
+        assert_eq!(ep("x-1", "[x.plugins]\nssh = x:plugin\n"), None);
         assert_eq!(ep("pip_tools-7.4", "[console_scripts]\npip-compile = piptools.scripts.compile:cli\npip-sync = piptools.scripts.sync:cli\n"), None);
         assert_eq!(ep("x-1", "[x.plugins]\npip = x:plugin\n"), None);
         assert_eq!(
@@ -816,6 +927,13 @@ mod tests {
                 "[options.entry_points]\nconsole_scripts =\n    pip = x:main\n[options.data_files]\n. = usercustomize.py, pip.conf\n",
                 3,
                 MANIFEST_COMMAND,
+            ),
+            // A console script named as a system's command.
+            (
+                "x-1/setup.cfg",
+                "[options.entry_points]\nconsole_scripts =\n    x = x.cli:main\n    ssh = x.cli:ssh\n",
+                4,
+                MANIFEST_SYSTEM_COMMAND,
             ),
             // An sdist's folder name exempts nothing: what it installs as
             // is in its metadata.

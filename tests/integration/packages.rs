@@ -3490,6 +3490,14 @@ fn a_wheel_that_replaces_the_environment_s_files_is_not_cleared() {
         ("is_number-7.0.0.data/data/pip.conf", conf, "own"),
         ("is_number-7.0.0.data/scripts/pip", launcher, "own"),
         ("is_number-7.0.0.dist-info/entry_points.txt", entry, "own"),
+        // Session 32: a command the system provides, first on the PATH of
+        // whoever activates the environment.
+        ("is_number-7.0.0.data/scripts/sudo", launcher, "own"),
+        (
+            "is_number-7.0.0.dist-info/entry_points.txt",
+            b"[console_scripts]\nssh = is_number:main\n",
+            "own",
+        ),
         ("certifi/cacert.pem", pem, "own"),
         ("is_number_hook.pth", pth, "scores"),
     ] {
@@ -3805,7 +3813,13 @@ fn a_manifest_that_places_over_the_environment_s_files_is_not_allowed_on_scores_
             "    py_modules=[\"sitecustomize\"],\n",
             "names a .pth file or a sitecustomize or usercustomize module",
         ),
-        // Session 32: where Jupyter or a shell runs a file by itself.
+        // Session 32: a console script named as a system's command, and
+        // where Jupyter or a shell runs a file by itself.
+        (
+            "sudo.tar.gz",
+            "    entry_points={\"console_scripts\": [\"sudo = tinypkg:add\"]},\n",
+            "declares a console script named as a command the system provides",
+        ),
         (
             "jupyter.tar.gz",
             "    data_files=[(\"etc/jupyter\", [\"tinypkg/jupyter_server_config.py\"])],\n",
