@@ -453,7 +453,10 @@ pub fn npm_bin_dir(path: &str, json: &serde_json::Value) -> Option<String> {
 }
 
 /// Whether a command name (any case; `.cmd`, `.ps1` or `.exe` as npm's
-/// Windows shims add) is one of the JavaScript toolchain's or a shell's.
+/// Windows shims add) is one of the JavaScript toolchain's, or one the
+/// system provides ([`system_command`]: a dependency's `git` runs for
+/// every npm script that calls git, a git hook's among them, and a global
+/// install links it into a folder every shell searches).
 pub fn toolchain_command(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
     let stem = [".cmd", ".ps1", ".exe"]
@@ -473,7 +476,7 @@ pub fn toolchain_command(name: &str) -> bool {
             | "corepack"
             | "sh"
             | "bash"
-    )
+    ) || system_command(stem)
 }
 
 /// What [`in_manifest`] found a manifest line to name.
@@ -999,7 +1002,10 @@ mod tests {
         assert!(
             toolchain_command("node.cmd")
                 && toolchain_command("Bash")
+                && toolchain_command("git")
+                && toolchain_command("SUDO.cmd")
                 && !toolchain_command("nodes")
+                && !toolchain_command("git-cz")
         );
     }
 

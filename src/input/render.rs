@@ -1403,7 +1403,7 @@ impl HiddenCode {
         }
         files_note(&shown, |n, names| {
             format!(
-                "its package.json links {n} command(s) over the JavaScript toolchain's own ({names}): npm puts node_modules/.bin first on the PATH of every script it runs for the project, so each runs in place of that command, and no reader of the text can judge what it replaces; no package needs to do this: review them and allowlist the artifact by sha256"
+                "its package.json links {n} command(s) over the JavaScript toolchain's own or the system's ({names}): npm puts node_modules/.bin first on the PATH of every script it runs for the project, and a global install links them into a folder every shell searches, so each runs in place of that command, and no reader of the text can judge what it replaces; no package needs to do this: review them and allowlist the artifact by sha256"
             )
         })
     }

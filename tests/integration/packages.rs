@@ -3883,6 +3883,13 @@ fn a_package_that_links_a_command_over_node_is_not_cleared() {
             &[("package/bin/node", index.as_slice())][..],
             "package/package.json: directories.bin package/bin/node",
         ),
+        // Session 32: a command the system provides.
+        (
+            "git.tgz",
+            &bin(serde_json::json!({"git": "index.js"})),
+            &[][..],
+            "package/package.json: bin git",
+        ),
     ] {
         let (o, r) = scan(name, edit, added);
         assert_reason(&o, &r, (2, "inconclusive"));
