@@ -93,6 +93,42 @@ impl<'a> Code<'a> {
         })
     }
 
+    /// Whether `found` is true of the file's text as written, or of one
+    /// of its folded lines.
+    pub fn holds_where(&self, found: impl Fn(&[u8]) -> bool) -> bool {
+        found(self.data) || self.folded().iter().any(|f| found(&f.text))
+    }
+
+    /// Whether `re` matches the file anywhere, as written or folded.
+    pub fn holds(&self, re: &regex::bytes::Regex) -> bool {
+        self.holds_where(|text| re.is_match(text))
+    }
+
+    /// The first line, not a comment ([`is_comment_line`]), where `re`
+    /// matches a command: as written with each continuation joined
+    /// ([`logical_lines`](Self::logical_lines)), or as folded. `None` at
+    /// once when the file holds `words` nowhere ([`holds`](Self::holds)),
+    /// the search that spares reading nearly every file line by line.
+    pub fn first_command_line(
+        &self,
+        words: &regex::bytes::Regex,
+        re: &regex::bytes::Regex,
+    ) -> Option<usize> {
+        if !self.holds(words) {
+            return None;
+        }
+        let written = self
+            .logical_lines()
+            .find(|(_, line)| !is_comment_line(line) && re.is_match(line))
+            .map(|(n, _)| n);
+        let folded = self
+            .folded()
+            .iter()
+            .find(|f| !is_comment_line(f.line) && re.is_match(&f.text))
+            .map(|f| f.n);
+        written.into_iter().chain(folded).min()
+    }
+
     /// The line that holds byte `at`, without its line break.
     pub fn line_at(&self, at: usize) -> &'a [u8] {
         let start = memchr::memrchr(b'\n', &self.data[..at]).map_or(0, |p| p + 1);

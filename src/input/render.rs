@@ -1135,8 +1135,10 @@ impl HiddenCode {
     fn open_by_imports(&mut self) {
         let mut imports = std::mem::take(&mut self.test_imports);
         imports.sort();
+        let mut opens: std::collections::HashSet<String> =
+            self.openings.iter().map(|(o, _)| o.clone()).collect();
         for (path, line, key) in imports {
-            if self.test_modules.contains(&key) && !self.openings.iter().any(|(o, _)| *o == path) {
+            if self.test_modules.contains(&key) && opens.insert(path.clone()) {
                 self.openings.push((path, line));
             }
         }

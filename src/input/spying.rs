@@ -149,21 +149,10 @@ fn first_line(code: &Code, counts: impl Fn(&[u8]) -> bool) -> Option<usize> {
     }
 }
 
-/// Whether the file holds `re` anywhere, as written or folded.
-fn holds(code: &Code, re: &Regex) -> bool {
-    holds_where(code, |text| re.is_match(text))
-}
-
-/// Whether `found` is true of the file's text as written, or of one of
-/// its folded lines.
-fn holds_where(code: &Code, found: impl Fn(&[u8]) -> bool) -> bool {
-    found(code.data) || code.folded().iter().any(|f| found(&f.text))
-}
-
 /// The first line [`first_line`] finds `re` on, once a search of the whole
 /// file found it anywhere.
 fn first_line_matching(code: &Code, re: &Regex) -> Option<usize> {
-    holds(code, re)
+    code.holds(re)
         .then(|| first_line(code, |text| re.is_match(text)))
         .flatten()
 }
@@ -181,7 +170,7 @@ fn first_line_naming_file(code: &Code, re: &Regex) -> Option<usize> {
             !before.is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b')' | b']'))
         })
     };
-    holds_where(code, names)
+    code.holds_where(names)
         .then(|| first_line(code, names))
         .flatten()
 }
@@ -223,7 +212,7 @@ fn loads_c_library() -> &'static Regex {
 /// inconclusive already. The line named is the first write.
 fn clipboard_swap(code: &Code) -> Option<usize> {
     static WRITE: OnceLock<Regex> = OnceLock::new();
-    if !holds(code, reads_clipboard()) {
+    if !code.holds(reads_clipboard()) {
         return None;
     }
     // Compiled only for a file that reads it: few processes need it.
@@ -247,9 +236,6 @@ fn environment_piped(code: &Code) -> Option<usize> {
     static TOOLS: OnceLock<Regex> = OnceLock::new();
     static PIPED: OnceLock<Regex> = OnceLock::new();
     let tools = TOOLS.get_or_init(|| build(r"\b(?:curl|wget|nc|ncat|netcat|socat)\b"));
-    if !holds(code, tools) {
-        return None;
-    }
     let piped = PIPED.get_or_init(|| {
         build(concat!(
             r#"(?:^|[\s"'(;&|`@])(?:env|printenv)[ \t]*(?:\|[^\n|]*)*\|[ \t]*(?:\S*/)?(?:curl|wget|nc|ncat|netcat|socat)\b"#,
@@ -257,18 +243,8 @@ fn environment_piped(code: &Code) -> Option<usize> {
             r#"|\b(?:curl|wget|nc|ncat|netcat|socat)\b[^\n]*\$\((?:env|printenv)\)"#,
         ))
     });
-    // Line by line, each continuation joined (`env \` then `| curl …`),
-    // and as folded.
-    let written = code
-        .logical_lines()
-        .find(|(_, line)| !is_comment_line(line) && piped.is_match(line))
-        .map(|(n, _)| n);
-    let folded = code
-        .folded()
-        .iter()
-        .find(|f| !is_comment_line(f.line) && piped.is_match(&f.text))
-        .map(|f| f.n);
-    written.into_iter().chain(folded).min()
+    // Each continuation joined (`env \` then `| curl …`), and as folded.
+    code.first_command_line(tools, piped)
 }
 
 /// What [`clipboard_swap`] looks for first, in every code file.
@@ -478,7 +454,7 @@ pub fn first_spying_line_in(code: &Code) -> Option<(usize, &'static str)> {
     let piped = environment_piped(code).map(|n| (n, ENVIRON_WHAT));
     let shell = c_library_shell(code).map(|n| (n, C_SHELL));
     let clip = clipboard_swap(code).map(|n| (n, CLIP_SWAP));
-    let writing = holds(code, writes());
+    let writing = code.holds(writes());
     let tamper = other_package_write(code, writing).map(|n| (n, TAMPER));
     let config = installer_config_write(code, writing).map(|n| (n, INSTALLER_CONFIG));
     let startup = shell_startup_write(code, writing).map(|n| (n, SHELL_STARTUP));

@@ -57,7 +57,7 @@ use std::sync::OnceLock;
 
 use regex::bytes::Regex;
 
-use super::code::{is_comment_line, Code};
+use super::code::Code;
 use super::render::{extension, file_name, in_test_tree, is_inert};
 
 /// The language a code file is read as, by its extension.
@@ -216,14 +216,16 @@ fn opening(lang: Lang) -> &'static Regex {
     match lang {
         Lang::Python => PY.get_or_init(|| {
             build(
-                concat!(
+                &format!(concat!(
                     r#"\bsys\s*\.\s*path\s*(?:\.\s*(?:insert|append|extend)\s*\(|\[[^\]]*\]\s*=|\+=|=[^=])"#,
                     r#"|\b__path__\s*(?:\.\s*(?:insert|append|extend)\s*\(|\+=|=[^=])|\baddsitedir\s*\(|\bextend_path\s*\("#,
                     r#"|\bfrom\s+\.*(?:[\w.]*\.)?(?:tests|docs?)\b[\w.]*\s+import\b|\bimport\s+(?:[\w.]*\.)?(?:tests|docs?)\b"#,
                     r#"|\b(?:import_module|__import__)\s*\(\s*['"](?:[\w.]*\.)?(?:tests|docs?)\b"#,
                     // An entry point in `setup.py` whose object is in the
                     // tests or docs (`'x = pkg.tests.helpers:main'`).
-                    r#"|['"][ \t]*[\w.\-]+[ \t]*=[ \t]*(?:[A-Za-z_]\w*\.)*(?:tests?|testing|docs?)(?:\.[A-Za-z_]\w*)*[ \t]*:[ \t]*[A-Za-z_]"#,
+                    r#"|['"][ \t]*[\w.\-]+[ \t]*=[ \t]*{module}[ \t]*:[ \t]*[A-Za-z_]"#,
+                ),
+                module = TESTS_MODULE
                 ),
                 true,
             )
@@ -457,9 +459,13 @@ pub fn test_module_imports(path: &str, data: &[u8]) -> Vec<(usize, String)> {
         Some(base.join("/"))
     };
     let mut found = Vec::new();
+    // Lines counted on from the previous match, not from the file's
+    // start at each: a file of many imports costs its size once.
+    let (mut counted, mut line) = (0, 1);
     for c in imports.captures_iter(data) {
         let at = c.get(0).map_or(0, |m| m.start());
-        let line = memchr::memchr_iter(b'\n', &data[..at]).count() + 1;
+        line += memchr::memchr_iter(b'\n', &data[counted..at]).count();
+        counted = at;
         let text = |name: &str| {
             c.name(name)
                 .map(|m| String::from_utf8_lossy(m.as_bytes()).into_owned())
@@ -717,9 +723,6 @@ fn fetched_and_run(code: &Code) -> Option<usize> {
             false,
         )
     });
-    if !words.is_match(code.data) && !code.folded().iter().any(|f| words.is_match(&f.text)) {
-        return None;
-    }
     let run = RUN.get_or_init(|| {
         build(
             concat!(
@@ -732,18 +735,9 @@ fn fetched_and_run(code: &Code) -> Option<usize> {
             true,
         )
     });
-    // As written, each continuation joined, and as folded (`"curl …
-    // " + "| sh"` in Python or JavaScript is one command).
-    let written = code
-        .logical_lines()
-        .find(|(_, line)| !is_comment_line(line) && run.is_match(line))
-        .map(|(n, _)| n);
-    let folded = code
-        .folded()
-        .iter()
-        .find(|f| !is_comment_line(f.line) && run.is_match(&f.text))
-        .map(|f| f.n);
-    written.into_iter().chain(folded).min()
+    // Each continuation joined, and as folded (`"curl … " + "| sh"` in
+    // Python or JavaScript is one command).
+    code.first_command_line(words, run)
 }
 
 /// [`first_unread_run_in`] for Python and JavaScript, by their own
