@@ -1680,8 +1680,9 @@ fn entry_in_tests_or_docs(targets: &[String], code: &super::code::Code) -> Optio
 }
 
 /// Every file a `package.json` at `path` makes Node run (its `main`, its
-/// `bin` commands, its `exports` and its `imports`), from the archive root
-/// ([`node_entry_points`] keeps those named as documentation or data).
+/// `bin` commands, its `exports` and its `imports`) or a bundler or CDN
+/// serve as the package's code ([`BUNDLER_ENTRIES`]), from the archive
+/// root ([`node_entry_points`] keeps those named as documentation or data).
 fn node_entry_targets(path: &str, json: &serde_json::Value) -> Vec<String> {
     fn strings<'a>(v: &'a serde_json::Value, out: &mut Vec<&'a str>) {
         match v {
@@ -1710,6 +1711,36 @@ fn node_entry_targets(path: &str, json: &serde_json::Value) -> Vec<String> {
         strings(v, &mut imports);
         targets.extend(imports.into_iter().filter(|t| t.starts_with("./")));
     }
+    let mut bundled = Vec::new();
+    for key in BUNDLER_ENTRIES {
+        match json.get(key) {
+            Some(serde_json::Value::String(s)) => bundled.push(s.as_str()),
+            // A replacement map (`"browser": {"./lib/node.js":
+            // "./lib/browser.js", "fs": false}`): its values are what the
+            // bundle holds, a file where one starts with `./` or `../`,
+            // another package where it does not.
+            Some(v @ serde_json::Value::Object(_)) if matches!(key, "browser" | "react-native") => {
+                let mut replacements = Vec::new();
+                strings(v, &mut replacements);
+                bundled.extend(
+                    replacements
+                        .into_iter()
+                        .filter(|t| t.starts_with("./") || t.starts_with("../")),
+                );
+            }
+            // `"esnext": {"main": …, "browser": …}`: paths.
+            Some(v) => {
+                let mut paths = Vec::new();
+                strings(v, &mut paths);
+                bundled.extend(paths);
+            }
+            None => {}
+        }
+    }
+    // A CSS framework's `"unpkg": "dist/x.min.css"` is its stylesheet.
+    let stylesheet =
+        |t: &str| matches!(extension(&file_name(t).1), "css" | "scss" | "sass" | "less");
+    targets.extend(bundled.into_iter().filter(|t| !stylesheet(t)));
     let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
     targets
         .into_iter()
@@ -1717,13 +1748,33 @@ fn node_entry_targets(path: &str, json: &serde_json::Value) -> Vec<String> {
         .collect()
 }
 
+/// The `package.json` fields that name the file a bundler (webpack,
+/// rollup, browserify, Metro) builds into the apps that use the package,
+/// or a CDN serves for a `<script>` tag, in place of `main`: their code
+/// runs in those apps and their users' browsers (the drainers of npm's
+/// 2025 account takeovers were browser code). Webpack and rollup read a
+/// file of any extension as JavaScript, so `"browser": "docs/notes.txt"`
+/// is code; a stylesheet is not.
+const BUNDLER_ENTRIES: [&str; 10] = [
+    "browser",
+    "module",
+    "jsnext:main",
+    "jsnext",
+    "es2015",
+    "esnext",
+    "react-native",
+    "umd:main",
+    "unpkg",
+    "jsdelivr",
+];
+
 /// The note that makes an input's code opaque when a `package.json` or a
 /// `require` makes Node run files whose names say documentation or data.
 fn entry_note(entries: &[(String, String)]) -> Option<String> {
     let shown: Vec<String> = entries.iter().map(|(p, t)| format!("{p} -> {t}")).collect();
     files_note(&shown, |n, names| {
         format!(
-        "{n} file(s) named as documentation or data are run as code (a package.json's main, bin, exports or imports, or code that requires, forks or runs them by path: {names}), but were read as documentation or data; review them and allowlist the artifact by sha256"
+        "{n} file(s) named as documentation or data are run as code (a package.json's main, bin, exports, imports or bundler entry such as browser or module, or code that requires, forks or runs them by path: {names}), but were read as documentation or data; review them and allowlist the artifact by sha256"
     )
     })
 }
@@ -3066,6 +3117,41 @@ mod tests {
             // In key order: serde_json sorts an object's keys.
             ["package/data/c.csv", "package/docs/notes.txt"]
         );
+        // What a bundler builds into apps, or a CDN serves: a browser
+        // drainer in `docs/notes.txt` was allowed before session 33.
+        for (json, named) in [
+            (r#"{"browser": "docs/notes.txt"}"#, "package/docs/notes.txt"),
+            (
+                r#"{"module": "./docs/notes.txt"}"#,
+                "package/docs/notes.txt",
+            ),
+            (r#"{"unpkg": "dist/x.txt"}"#, "package/dist/x.txt"),
+            (r#"{"jsnext:main": "a.md"}"#, "package/a.md"),
+            (
+                r#"{"browser": {"./index.js": "./docs/shim.txt", "fs": false, "net": "net-shim.txt"}}"#,
+                "package/docs/shim.txt",
+            ),
+            (
+                r#"{"react-native": {"./index.js": "../package/data/rn.csv"}}"#,
+                "package/data/rn.csv",
+            ),
+            (
+                r#"{"esnext": {"main": "docs/e.txt"}}"#,
+                "package/docs/e.txt",
+            ),
+        ] {
+            assert_eq!(pj(json), [named], "{json}");
+        }
+        for json in [
+            // Code, a stylesheet, another package, a removed module.
+            r#"{"browser": "browser.js", "module": "./dist/index.mjs"}"#,
+            r#"{"unpkg": "dist/bulma.min.css", "jsdelivr": "dist/x.scss"}"#,
+            r#"{"browser": {"fs": "browserify-fs.txt", "./node.js": false}}"#,
+            // Not an entry: a bundler never reads `style` or `types`.
+            r#"{"style": "docs/notes.txt", "types": "docs/x.txt"}"#,
+        ] {
+            assert!(pj(json).is_empty(), "{json}");
+        }
         for json in [
             r#"{"main": "index.js"}"#,
             r#"{"main": "data.json", "bin": "cli"}"#,
