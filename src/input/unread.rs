@@ -217,10 +217,18 @@ fn opening(lang: Lang) -> &'static Regex {
         Lang::Python => PY.get_or_init(|| {
             build(
                 &format!(concat!(
-                    r#"\bsys\s*\.\s*path\s*(?:\.\s*(?:insert|append|extend)\s*\(|\[[^\]]*\]\s*=|\+=|=[^=])"#,
+                    r#"\bsys\s*\.\s*path\s*(?:\.\s*(?:insert|append|extend)\s*\(|\[[^\]]*\]\s*=(?:[^=]|$)|\+=|=[^=])"#,
+                    // `sys` reached by name: `__import__('sys').path`,
+                    // `sys.modules['sys'].path`.
+                    r#"|['"]sys['"]\s*[)\]]\s*\.\s*path\s*(?:\.\s*(?:insert|append|extend)\s*\(|\[[^\]]*\]\s*=(?:[^=]|$)|\+=|=[^=])"#,
                     r#"|\b__path__\s*(?:\.\s*(?:insert|append|extend)\s*\(|\+=|=[^=])|\baddsitedir\s*\(|\bextend_path\s*\("#,
                     r#"|\bfrom\s+\.*(?:[\w.]*\.)?(?:tests|docs?)\b[\w.]*\s+import\b|\bimport\s+(?:[\w.]*\.)?(?:tests|docs?)\b"#,
                     r#"|\b(?:import_module|__import__)\s*\(\s*['"](?:[\w.]*\.)?(?:tests|docs?)\b"#,
+                    // `setup.py` making a test or docs folder the source
+                    // of what it installs ([`source_folder_in_tests_or_docs`]
+                    // for the manifests).
+                    r#"|\bpackage_dir\s*=\s*\{{[^}}]*['"](?:\./)?(?:[\w.-]+/)*(?:tests?|testing|docs?)(?:/[^'"]*)?['"]"#,
+                    r#"|\bfind_(?:namespace_)?packages\s*\(\s*(?:where\s*=\s*)?['"](?:\./)?(?:[\w.-]+/)*(?:tests?|testing|docs?)(?:/[^'"]*)?['"]"#,
                     // An entry point in `setup.py` whose object is in the
                     // tests or docs (`'x = pkg.tests.helpers:main'`).
                     r#"|['"][ \t]*[\w.\-]+[ \t]*=[ \t]*{module}[ \t]*:[ \t]*[A-Za-z_]"#,
@@ -280,18 +288,95 @@ pub fn first_opening_in(code: &Code) -> Option<usize> {
         let t = line.trim_ascii_start();
         t.starts_with(b"#") || t.starts_with(b"//") || t.starts_with(b">>>")
     };
-    let written = re
-        .find_iter(code.data)
-        .map(|m| m.end().saturating_sub(1))
-        .find(|&at| !comment(code.line_at(at)))
-        .map(|at| code.line_of(at));
-    let folded = code
-        .folded()
-        .iter()
-        .take_while(|f| written.map_or(true, |w| f.n < w))
-        .find(|f| !comment(f.line) && re.is_match(&f.text))
-        .map(|f| f.n);
-    folded.or(written)
+    let first = |re: &Regex| {
+        let written = re
+            .find_iter(code.data)
+            .map(|m| m.end().saturating_sub(1))
+            .find(|&at| !comment(code.line_at(at)))
+            .map(|at| code.line_of(at));
+        let folded = code
+            .folded()
+            .iter()
+            .take_while(|f| written.map_or(true, |w| f.n < w))
+            .find(|f| !comment(f.line) && re.is_match(&f.text))
+            .map(|f| f.n);
+        folded.or(written)
+    };
+    first(re).or_else(|| import_path_aliases(code).and_then(|re| first(&re)))
+}
+
+/// For a Python file that imports `sys`, its `path` list or
+/// `site.addsitedir` under another name (`import sys as _sys`, `from sys
+/// import path`, `from site import addsitedir as add`): a pattern for a
+/// write to the import path through those names, which [`opening`]'s
+/// `sys.path` does not see. cachetools whose `__init__.py` did `import
+/// sys as _sys`, then `_sys.path.insert(0, …/tests/data)` and imported a
+/// stealer from there, was allowed by every rule (session 33). `None`
+/// when the file gives no such name.
+fn import_path_aliases(code: &Code) -> Option<Regex> {
+    static IMPORTS: OnceLock<Regex> = OnceLock::new();
+    let imports = IMPORTS.get_or_init(|| {
+        build(
+            concat!(
+                r"^[ \t]*import[ \t]+(?:[\w.]+[ \t]*(?:as[ \t]+\w+[ \t]*)?,[ \t]*)*sys[ \t]+as[ \t]+(?P<sys>\w+)",
+                r"|^[ \t]*from[ \t]+(?P<module>sys|site)[ \t]+import[ \t]+(?:\((?P<wrapped>[^#)]*)\)|(?P<names>[^\n#;]*))",
+            ),
+            true,
+        )
+    });
+    let mut sys = Vec::new();
+    let mut lists = Vec::new();
+    let mut adders = Vec::new();
+    for c in imports.captures_iter(code.data) {
+        if let Some(alias) = c.name("sys") {
+            sys.push(String::from_utf8_lossy(alias.as_bytes()).into_owned());
+            continue;
+        }
+        let names = c.name("wrapped").or(c.name("names"));
+        let (Some(module), Some(names)) = (c.name("module"), names) else {
+            continue;
+        };
+        let (wanted, to) = match module.as_bytes() {
+            b"sys" => ("path", &mut lists),
+            _ => ("addsitedir", &mut adders),
+        };
+        for item in String::from_utf8_lossy(names.as_bytes()).split(',') {
+            let words: Vec<&str> = item.split_whitespace().collect();
+            match words[..] {
+                [n] if n == wanted => to.push(n.to_string()),
+                [n, "as", alias] if n == wanted => to.push(alias.to_string()),
+                _ => {}
+            }
+        }
+    }
+    // An identifier, so it goes into the pattern as it stands.
+    let valid = |n: &&String| {
+        let mut chars = n.chars();
+        chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    let write = r"\s*(?:\.\s*(?:insert|append|extend)\s*\(|\[[^\]]*\]\s*=(?:[^=]|$)|\+=)";
+    let mut branches: Vec<String> = Vec::new();
+    branches.extend(
+        sys.iter()
+            .filter(|n| valid(n))
+            .map(|n| format!(r"\b{n}\s*\.\s*path(?:{write}|\s*=[^=])")),
+    );
+    branches.extend(
+        lists
+            .iter()
+            .filter(|n| valid(n))
+            .map(|n| format!(r"\b{n}{write}")),
+    );
+    branches.extend(
+        adders
+            .iter()
+            .filter(|n| valid(n))
+            .map(|n| format!(r"\b{n}\s*\(")),
+    );
+    (!branches.is_empty()).then(|| build(&branches.join("|"), false))
 }
 
 /// Where a root `pyproject.toml` or `setup.cfg` (`code`) makes
@@ -385,11 +470,115 @@ fn manifest_opening(code: &Code) -> Option<usize> {
         .take(16)
         .map(|m| m.start())
         .find(|&at| in_entry_section(at));
-    [attr_at, cmdclass_at, hook_at, backend_at, entry_at]
-        .into_iter()
-        .flatten()
-        .min()
-        .map(|at| code.line_of(at))
+    [
+        attr_at,
+        cmdclass_at,
+        hook_at,
+        backend_at,
+        entry_at,
+        source_folder_in_tests_or_docs(data),
+    ]
+    .into_iter()
+    .flatten()
+    .min()
+    .map(|at| code.line_of(at))
+}
+
+/// Where a root `pyproject.toml` or `setup.cfg` makes a folder of the
+/// tests or docs the source of what the wheel installs: setuptools'
+/// `package-dir` (`{"" = "tests/src"}`, `{"pkg" = "tests/pkg"}`, or
+/// `setup.cfg`'s `package_dir =` with the mapping on the lines below) and
+/// `where` of its package finder, Hatch's `sources` and `force-include`,
+/// Poetry's `from`, PDM's `package-dir`, maturin's `python-source`. The
+/// package pip installs is then that folder's code, which every reader
+/// discounts as tests: cachetools whose `package-dir` was `tests/src`, the
+/// stealer in `tests/src/cachetools/__init__.py`, was allowed by every
+/// rule (session 33; the main model scored it 0.0039 against 0.0042).
+/// Not `packages` or `include`, which add folders (isort ships its
+/// `tests` package; Hatch's sdist `include` lists them) without making
+/// them the package's source. The byte offset of the key, or `None`.
+fn source_folder_in_tests_or_docs(data: &[u8]) -> Option<usize> {
+    static KEY: OnceLock<Regex> = OnceLock::new();
+    let key = KEY.get_or_init(|| {
+        build(
+            concat!(
+                r#"^[ \t]*["']?(?P<key>package[-_]dir|where|sources|force-include|python-source)["']?[ \t]*="#,
+                // Poetry's `packages = [{ include = "pkg", from = "tests" }]`.
+                r#"|\bfrom[ \t]*=[ \t]*["']"#,
+                // A `[….force-include]` table, to the next header.
+                r#"|(?P<table>^[ \t]*\[[^\]\n]*force-include[ \t]*\][^\n]*(?:\n(?:[^\[\n][^\n]*)?)*)"#,
+            ),
+            true,
+        )
+    });
+    key.captures_iter(data).take(16).find_map(|c| {
+        let m = c.get(0)?;
+        if c.name("table").is_some() {
+            return source_names_tests(m.as_bytes(), true).then_some(m.start());
+        }
+        // Hatch maps a source folder to where it goes: `sources = {"src"
+        // = ""}`, `force-include = {"tests/x.py" = "pkg/x.py"}`; a
+        // `package-dir` maps a package to its folder.
+        let sources_first = c
+            .name("key")
+            .is_some_and(|k| matches!(k.as_bytes(), b"sources" | b"force-include"));
+        // The match's `=` or quote begins the value, which runs to the
+        // line's end, on over the indented lines below when the line
+        // leaves it empty (setup.cfg's `package_dir =`), or to where the
+        // brackets it opens close (a TOML array over several lines), for
+        // at most 64 lines.
+        let from = m.end() - 1;
+        let line_end =
+            |at: usize| memchr::memchr(b'\n', &data[at..]).map_or(data.len(), |e| at + e);
+        let first = &data[from..line_end(from)];
+        let depth = |t: &[u8]| {
+            let open = t.iter().filter(|&&b| b == b'[' || b == b'{').count();
+            let close = t.iter().filter(|&&b| b == b']' || b == b'}').count();
+            open as isize - close as isize
+        };
+        let empty = first.get(1..).is_some_and(|r| r.trim_ascii().is_empty());
+        let mut end = line_end(from);
+        let mut open = depth(first);
+        for _ in 0..64 {
+            if end >= data.len() || !(empty || open > 0) {
+                break;
+            }
+            let next = &data[end + 1..line_end(end + 1)];
+            if empty && !next.first().is_some_and(|b| *b == b' ' || *b == b'\t') {
+                break;
+            }
+            open += depth(next);
+            end = line_end(end + 1);
+        }
+        source_names_tests(&data[from..end], sources_first).then_some(m.start())
+    })
+}
+
+/// Whether a manifest value ([`source_folder_in_tests_or_docs`]) names a
+/// source folder or file in the tests or docs: each lone path (quoted,
+/// or bare after `=` as in `setup.cfg`), and of each `"a" = "b"` pair the
+/// left side when `sources_first` (Hatch's source-to-destination maps),
+/// else the right (a `package-dir`'s package-to-folder map).
+fn source_names_tests(value: &[u8], sources_first: bool) -> bool {
+    static PATH: OnceLock<Regex> = OnceLock::new();
+    let path = PATH.get_or_init(|| {
+        build(
+            concat!(
+                r#"["'](?P<lhs>[^"'\n]*)["'][ \t]*=[ \t]*["'](?P<rhs>[^"'\n]*)["']"#,
+                r#"|["'](?P<quoted>[^"'\n]*)["']"#,
+                r#"|=[ \t]*(?P<bare>[\w./-]+)"#,
+            ),
+            false,
+        )
+    });
+    let side = if sources_first { "lhs" } else { "rhs" };
+    path.captures_iter(value)
+        .filter_map(|c| c.name(side).or(c.name("quoted")).or(c.name("bare")))
+        .any(|p| {
+            let p = String::from_utf8_lossy(p.as_bytes());
+            let p = p.trim_start_matches("./").trim_end_matches('/');
+            !p.is_empty() && tests_or_docs(&format!("{p}/x.py"))
+        })
 }
 
 /// Whether a folder or module name (one part of a dotted name) is one the
@@ -1119,6 +1308,7 @@ mod tests {
         for code in [
             "if sys.path == p: pass",
             "p = sys.path[0]",
+            "if sys.path[0] == p: pass",
             "import pytest",
             "from numpy.testing import assert_equal",
             "from unittest import mock",
@@ -1144,6 +1334,158 @@ mod tests {
             "import x from 'jest/testing/x';",
         ] {
             assert_eq!(first_opening("lib/a.js", code.as_bytes()), None, "{code:?}");
+        }
+    }
+
+    /// `sys`, its `path` or `site.addsitedir` under another name is the
+    /// import path all the same: cachetools that did `import sys as _sys`
+    /// then `_sys.path.insert(0, …/tests/data)` and imported a stealer
+    /// from there was allowed by every rule before session 33. The line
+    /// named is the write, not the import.
+    #[test]
+    fn writes_to_the_import_path_under_another_name_open_tests() {
+        for (code, line) in [
+            (
+                "import sys as _sys
+x = 1
+_sys.path.insert(0, d)
+",
+                3,
+            ),
+            (
+                "import os, sys as s
+s.path += [d]
+",
+                2,
+            ),
+            (
+                "import os as o, sys as s
+s.path = [d] + s.path
+",
+                2,
+            ),
+            (
+                "from sys import path
+path.append(d)
+",
+                2,
+            ),
+            (
+                "from sys import argv, path as p
+p[:0] = [d]
+",
+                2,
+            ),
+            (
+                "from sys import (
+    argv,
+    path as p,
+)
+p.extend([d])
+",
+                5,
+            ),
+            (
+                "from site import addsitedir as add
+add(d)
+",
+                2,
+            ),
+            (
+                "from sys import path as p; p.insert(0, d)
+",
+                1,
+            ),
+            (
+                "__import__('sys').path.insert(0, d)
+",
+                1,
+            ),
+            (
+                "sys.modules[\"sys\"].path.append(d)
+",
+                1,
+            ),
+        ] {
+            assert_eq!(
+                first_opening("pkg/__init__.py", code.as_bytes()),
+                Some(line),
+                "{code:?}"
+            );
+        }
+        for code in [
+            // The alias read, not written; a name only like the alias's.
+            "import sys as _sys
+if _sys.path[0] == d: pass
+",
+            "import sys as s
+ss.path.insert(0, d)
+",
+            // `path` from elsewhere, or sys's `path` never imported.
+            "from os import path
+path.append(d)
+",
+            "from sys import argv
+path.append(d)
+",
+            "from sys import pathsep
+pathsep.join(d)
+",
+            "import sys as s
+# s.path.insert(0, d)
+",
+            "from site import getsitepackages as g
+g()
+",
+        ] {
+            assert_eq!(
+                first_opening("pkg/__init__.py", code.as_bytes()),
+                None,
+                "{code:?}"
+            );
+        }
+    }
+
+    /// A manifest or `setup.py` that makes a folder of the tests or docs
+    /// the source of what the wheel installs opens them: cachetools whose
+    /// `package-dir` was `tests/src` installed a stealer from there, read
+    /// as tests, and was allowed by every rule before session 33. Folders
+    /// added beside the package, excluded, or only shipped in the sdist do
+    /// not; nor does a destination.
+    #[test]
+    fn a_source_folder_in_tests_or_docs_opens_them() {
+        for (path, text, line) in [
+            ("pkg/pyproject.toml", "[tool.setuptools]\npackage-dir = {\"\" = \"tests/src\"}\n", 2),
+            ("pkg/pyproject.toml", "[tool.setuptools]\npackage-dir = {\"\" = \"src\", \"pkg\" = \"./tests/pkg/\"}\n", 2),
+            ("pkg/pyproject.toml", "[tool.setuptools.packages.find]\nwhere = [\n    \"src\",\n    \"docs/src\",\n]\n", 2),
+            ("pkg/pyproject.toml", "[tool.hatch.build.targets.wheel]\nsources = {\"tests/src\" = \"\"}\n", 2),
+            ("pkg/pyproject.toml", "[tool.hatch.build.targets.wheel]\nsources = [\"test\"]\n", 2),
+            ("pkg/pyproject.toml", "[x]\ny = 1\n[tool.hatch.build.targets.wheel.force-include]\n\"LICENSE\" = \"pkg/LICENSE\"\n\"tests/h.py\" = \"pkg/h.py\"\n", 3),
+            ("pkg/pyproject.toml", "[tool.poetry]\npackages = [{ include = \"pkg\", from = \"testing\" }]\n", 2),
+            ("pkg/pyproject.toml", "[tool.pdm.build]\npackage-dir = \"tests\"\n", 2),
+            ("pkg/pyproject.toml", "[tool.maturin]\npython-source = \"tests/python\"\n", 2),
+            ("pkg/setup.cfg", "[options]\npackage_dir =\n    =tests/src\n[egg_info]\ntag_build =\n", 2),
+            ("pkg/setup.cfg", "[options.packages.find]\nwhere = tests/src\n", 2),
+            ("pkg/setup.py", "from setuptools import setup\nsetup(\n    package_dir={'': 'tests/src'},\n)\n", 3),
+            ("pkg/setup.py", "setup(packages=find_packages(where='docs/src'))\n", 1),
+            ("pkg/setup.py", "setup(packages=find_namespace_packages('tests'))\n", 1),
+        ] {
+            assert_eq!(first_opening(path, text.as_bytes()), Some(line), "{text}");
+        }
+        for (path, text) in [
+            ("pkg/pyproject.toml", "[tool.setuptools]\npackage-dir = {\"\" = \"src\"}\n[tool.setuptools.packages.find]\nwhere = [\"src\"]\nexclude = [\"tests\"]\n"),
+            // Shipped beside the package, or in the sdist only.
+            ("pkg/pyproject.toml", "[tool.hatch.build.targets.wheel]\npackages = [\"isort\", \"tests\"]\n"),
+            ("pkg/pyproject.toml", "[tool.hatch.build.targets.sdist]\ninclude = [\"src\", \"tests\"]\n"),
+            // A destination in the docs is not a source.
+            ("pkg/pyproject.toml", "[tool.hatch.build.targets.wheel.force-include]\n\"LICENSE\" = \"share/doc/pkg/LICENSE\"\n"),
+            ("pkg/pyproject.toml", "[tool.hatch.build.targets.wheel]\nsources = {\"src\" = \"docs\"}\n"),
+            // An indented key below an empty value is not its value.
+            ("pkg/setup.cfg", "[options]\npackage_dir =\n    =src\n[tool:pytest]\ntestpaths = tests\n"),
+            ("pkg/setup.py", "setup(packages=find_packages(exclude=['tests', 'docs']))\n"),
+            ("pkg/sub/pyproject.toml", "[tool.setuptools]\npackage-dir = {\"\" = \"tests/src\"}\n"),
+        ] {
+            assert_eq!(first_opening(path, text.as_bytes()), None, "{text}");
         }
     }
 
