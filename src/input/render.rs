@@ -908,6 +908,9 @@ struct HiddenCode {
     paths: std::collections::HashSet<String>,
     /// (file, what npm runs at install because of it)
     hooks: Vec<(String, String)>,
+    /// (package.json npm reads, why it is not JSON to this parser): what
+    /// npm runs at install because of it is not known.
+    unparsed: Vec<(String, String)>,
     /// (code file, line where it runs code it does not hold)
     unread: Vec<(String, usize)>,
     /// (file, line, what it does) where code watches the user or makes a
@@ -1002,7 +1005,16 @@ impl HiddenCode {
         }
         // Read once for what it makes Node run, its install scripts and
         // the dependencies it fetches.
-        let json = package_json(&m.path, &m.data);
+        let json = match parse_package_json(&m.path, &m.data) {
+            Some(Ok(json)) => Some(json),
+            Some(Err(e)) => {
+                if npm_reads(&m.path) {
+                    self.unparsed.push((m.path.clone(), e.to_string()));
+                }
+                None
+            }
+            None => None,
+        };
         let code = super::code::Code::new(&m.path, &m.data);
         if let Some(json) = &json {
             let targets = node_entry_targets(&m.path, json);
@@ -1092,6 +1104,7 @@ impl HiddenCode {
         self.test_builds.extend(other.test_builds);
         self.paths.extend(other.paths);
         self.hooks.extend(other.hooks);
+        self.unparsed.extend(other.unparsed);
         self.unread.extend(other.unread);
         self.unread_unchanged.extend(other.unread_unchanged);
         self.altered_unread.extend(other.altered_unread);
@@ -1171,6 +1184,7 @@ impl HiddenCode {
         self.required.sort();
         self.test_builds.sort();
         self.hooks.sort();
+        self.unparsed.sort();
         self.unread.sort();
         self.unread_unchanged.sort();
         self.altered_unread.sort();
@@ -1298,6 +1312,7 @@ impl HiddenCode {
     fn not_on_scores_alone(&self) -> Vec<String> {
         [
             hooks_note(&self.hooks),
+            unparsed_note(&self.unparsed),
             unread_note(self),
             spying_note(&self.spying),
             opened_note(self),
@@ -1428,12 +1443,39 @@ impl HiddenCode {
 }
 
 /// A `package.json` member, parsed; `None` for any other file, or one
-/// that is not JSON.
+/// that is not JSON ([`parse_package_json`]).
+#[cfg(test)]
 fn package_json(path: &str, data: &[u8]) -> Option<serde_json::Value> {
+    parse_package_json(path, data)?.ok()
+}
+
+/// A `package.json` member parsed as npm reads it, after a byte-order
+/// mark (npm's parser strips one; is-number whose `package.json` began
+/// with one ran a `postinstall` no rule saw, session 33), or why it is not
+/// JSON; `None` for any other file.
+fn parse_package_json(
+    path: &str,
+    data: &[u8],
+) -> Option<Result<serde_json::Value, serde_json::Error>> {
     if file_name(path).0 != "package.json" {
         return None;
     }
-    serde_json::from_slice(data).ok()
+    let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
+    Some(serde_json::from_slice(data))
+}
+
+/// Whether npm reads the `package.json` at `path` when it installs the
+/// package: the package's own, at the top of the archive (npm drops the
+/// archive's first folder, whatever its name), or a bundled dependency's
+/// (`node_modules/NAME/` or `node_modules/@SCOPE/NAME/`). Others (a test
+/// fixture's, a template's) it never reads.
+fn npm_reads(path: &str) -> bool {
+    let parts: Vec<&str> = path.split('/').collect();
+    let n = parts.len();
+    let at = |back: usize| n.checked_sub(back).map(|i| parts[i]);
+    n <= 2
+        || at(3) == Some("node_modules")
+        || (at(4) == Some("node_modules") && at(3).is_some_and(|s| s.starts_with('@')))
 }
 
 /// What npm runs at install because of a `package.json`: its `preinstall`,
@@ -1560,6 +1602,20 @@ fn hooks_note(hooks: &[(String, String)]) -> Option<String> {
     files_note(&shown, |n, names| {
         format!(
             "installing this package runs its code ({n} install hook(s): {names}); the pre-check alone does not allow install-time code, as pnpm and Bun do not run it without consent: left to detectors, or review it and allowlist the artifact by sha256"
+        )
+    })
+}
+
+/// The note for `package.json` files npm reads that are not JSON to this
+/// parser. npm's parser is JavaScript's, which takes what serde's refuses
+/// (lone surrogate escapes such as `"\\ud800"`, nesting past 128 levels,
+/// bytes that are not UTF-8 inside a string), so such a file may still
+/// name install scripts npm runs that no rule here has seen.
+fn unparsed_note(files: &[(String, String)]) -> Option<String> {
+    let shown: Vec<String> = files.iter().map(|(p, e)| format!("{p}: {e}")).collect();
+    files_note(&shown, |n, names| {
+        format!(
+            "{n} package.json file(s) that npm reads could not be parsed as JSON here ({names}); npm's parser accepts some text this one refuses, so what they make npm run at install is not known: left to detectors, or review them and allowlist the artifact by sha256"
         )
     })
 }
@@ -3162,6 +3218,33 @@ mod tests {
             assert!(pj(json).is_empty(), "{json}");
         }
         assert!(package_json("package/README.md", br#"{"main": "a.txt"}"#).is_none());
+        // npm strips a byte-order mark; so does the scan.
+        assert_eq!(
+            pj("\u{feff}{\"main\": \"docs/notes.txt\"}"),
+            ["package/docs/notes.txt"]
+        );
+    }
+
+    /// The `package.json` files npm reads: the package's own and its
+    /// bundled dependencies', not a fixture's or a front end's in a
+    /// Python package's folders.
+    #[test]
+    fn npm_reads_its_own_and_bundled_package_json() {
+        for path in [
+            "package/package.json",
+            "package.json",
+            "package/node_modules/dep/package.json",
+            "package/node_modules/@s/dep/node_modules/d2/package.json",
+        ] {
+            assert!(npm_reads(path), "{path}");
+        }
+        for path in [
+            "package/test/fixtures/package.json",
+            "pkg-1.0/frontend/package.json",
+            "package/node_modules/dep/fixtures/x/package.json",
+        ] {
+            assert!(!npm_reads(path), "{path}");
+        }
     }
 
     /// Node runs a required file of any extension but `.json` and `.node`

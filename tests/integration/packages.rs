@@ -2221,9 +2221,17 @@ fn payloads_the_text_does_not_show_cannot_be_cleared() {
     let imports = |json: &mut serde_json::Value| {
         json["imports"] = serde_json::json!({"#metrics": "./docs/notes.txt"})
     };
+    // What a bundler builds into apps (allowed before session 33): its
+    // code runs in their users' browsers.
+    let browser = |json: &mut serde_json::Value| json["browser"] = "docs/notes.txt".into();
+    let module = |json: &mut serde_json::Value| {
+        json["browser"] = serde_json::json!({"./index.js": "./docs/notes.txt", "fs": false})
+    };
     for (name, edit) in [
         ("main-txt.tgz", &main as &dyn Fn(&mut serde_json::Value)),
         ("imports-txt.tgz", &imports),
+        ("browser-txt.tgz", &browser),
+        ("browser-map-txt.tgz", &module),
     ] {
         let p = is_number_edited(
             &c,
@@ -2785,6 +2793,26 @@ fn a_build_backend_in_the_tests_makes_them_the_package_s_own() {
             "package/setup.cfg",
             "[metadata]\nname = x\n\n[options]\ncmdclass =\n    build_py = tests.buildhelper.BuildPy\n",
             6,
+        ),
+        // The tests made the source of what the wheel installs (session
+        // 33), and an import path written through another name.
+        (
+            "package-dir.tgz",
+            "package/pyproject.toml",
+            "[tool.setuptools]\npackage-dir = {\"\" = \"tests\"}\n",
+            2,
+        ),
+        (
+            "find-where.tgz",
+            "package/setup.cfg",
+            "[metadata]\nname = x\n\n[options.packages.find]\nwhere = tests\n",
+            5,
+        ),
+        (
+            "alias.tgz",
+            "package/setup.py",
+            "import sys as _s\nfrom setuptools import setup\n_s.path.insert(0, 'tests')\nsetup()\n",
+            3,
         ),
     ] {
         let p = is_number_with_all(
@@ -3398,6 +3426,74 @@ fn install_time_code_is_not_allowed_on_scores_alone() {
     }
     let plain = fixture("packages/benign/is-number-7.0.0.tgz");
     let (_, r) = scan_path_json_under(&c, &veto_off, &plain);
+    assert_eq!(r["decision"], "allow", "{r:#}");
+}
+
+/// A `package.json` npm reads is read as npm reads it: after a byte-order
+/// mark (is-number whose `package.json` began with one ran its
+/// `postinstall` unseen, allowed with the veto off before session 33),
+/// and one this parser refuses where JavaScript's accepts it (a lone
+/// surrogate escape, nesting past 128 levels) cannot be cleared, since
+/// what it makes npm run is unknown. A broken one in the tests is no
+/// file npm reads.
+#[test]
+fn a_package_json_npm_reads_otherwise_cannot_hide_its_scripts() {
+    let c = Canary::new();
+    let lax = lax_config(&c);
+    let mut json: serde_json::Value = serde_json::from_slice(&tgz_member(
+        "packages/benign/is-number-7.0.0.tgz",
+        "package/package.json",
+    ))
+    .unwrap();
+    json["scripts"]["postinstall"] = "node lib/check.js".into();
+    let text = serde_json::to_string_pretty(&json).unwrap();
+    let check: &[u8] = b"console.log('installed');\n";
+    let bom = [&b"\xEF\xBB\xBF"[..], text.as_bytes()].concat();
+    let lone = text.replacen("\"Returns true", "\"\\ud800Returns true", 1);
+    let deep = text.replacen(
+        "\"license\": \"MIT\"",
+        &format!(
+            "\"license\": \"MIT\", \"x\": {}{}",
+            "[".repeat(200),
+            "]".repeat(200)
+        ),
+        1,
+    );
+    assert!(lone != text && deep != text);
+    let hook = "package/package.json: postinstall `node lib/check.js`";
+    for (name, data, named) in [
+        ("bom.tgz", bom.as_slice(), hook),
+        (
+            "lone.tgz",
+            lone.as_bytes(),
+            "package/package.json: unexpected end of hex escape",
+        ),
+        (
+            "deep.tgz",
+            deep.as_bytes(),
+            "package/package.json: recursion limit exceeded",
+        ),
+    ] {
+        let p = is_number_with_all(
+            &c,
+            name,
+            &[
+                ("package/package.json", data),
+                ("package/lib/check.js", check),
+            ],
+        );
+        let (o, r) = scan_path_json_under(&c, &lax, &p);
+        assert_reason(&o, &r, (2, "inconclusive"));
+        let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+        assert!(note.contains(named), "{name}: {note}");
+    }
+    let p = is_number_with(
+        &c,
+        "fixture.tgz",
+        "package/test/fixtures/package.json",
+        b"{\"a\": \n",
+    );
+    let (_, r) = scan_path_json_under(&c, &lax, &p);
     assert_eq!(r["decision"], "allow", "{r:#}");
 }
 
