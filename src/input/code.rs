@@ -137,11 +137,84 @@ impl<'a> Code<'a> {
     }
 }
 
+/// Whether `line` (a line as split at `\n`) holds another line break
+/// that Python or JavaScript honours: a carriage return anywhere but at
+/// its end (both run what follows one as the next line). What follows
+/// runs, so such a line is no comment, whatever it starts with:
+/// cachetools whose `__init__.py` ended in `# note\rexec(…)` ran the
+/// `exec`, which every rule skipped as part of a comment (session 33).
+/// JavaScript's U+2028 and U+2029 are carriage returns by then
+/// ([`js_spacing`]).
+pub fn holds_line_break(line: &[u8]) -> bool {
+    let body = line.strip_suffix(b"\r").unwrap_or(line);
+    memchr::memchr(b'\r', body).is_some()
+}
+
+/// The text of a JavaScript or TypeScript file (by its extension) with
+/// the spacing JavaScript reads as ASCII's written as ASCII: each Unicode
+/// space (U+00A0, U+1680, U+2000 to U+200A, U+202F, U+205F, U+3000, and
+/// U+FEFF) as a space, each line or paragraph separator (U+2028, U+2029)
+/// as a carriage return; `None` when the file is not one or holds none.
+///
+/// Why: JavaScript separates tokens with them, and nothing else here does.
+/// Every byte from 0x80 is part of a word to the models' tokenizer, and
+/// the rules' patterns match ASCII spacing: is-number whose `index.js`
+/// ran `\u{a0}eval\u{a0}(\u{a0}Buffer\u{a0}.from(…))` had neither model
+/// see the `eval` and no rule match it, and was allowed (session 33). A
+/// space inside a string changes nothing a reader judges.
+pub fn js_spacing(path: &str, data: &[u8]) -> Option<Vec<u8>> {
+    let ext = super::render::extension(&super::render::file_name(path).1).to_string();
+    if !matches!(
+        ext.as_str(),
+        "js" | "cjs" | "mjs" | "jsx" | "ts" | "cts" | "mts" | "tsx"
+    ) {
+        return None;
+    }
+    // The lead bytes of every such character: most files hold none.
+    let lead = |b: &u8| matches!(b, 0xC2 | 0xE1 | 0xE2 | 0xE3 | 0xEF);
+    let first = data.iter().position(lead)?;
+    let spacing = |rest: &[u8]| -> Option<(usize, u8)> {
+        match rest {
+            [0xC2, 0xA0, ..] => Some((2, b' ')),
+            [0xE1, 0x9A, 0x80, ..] => Some((3, b' ')),
+            [0xE2, 0x80, 0x80..=0x8A, ..] | [0xE2, 0x80, 0xAF, ..] | [0xE2, 0x81, 0x9F, ..] => {
+                Some((3, b' '))
+            }
+            [0xE2, 0x80, 0xA8 | 0xA9, ..] => Some((3, b'\r')),
+            [0xE3, 0x80, 0x80, ..] | [0xEF, 0xBB, 0xBF, ..] => Some((3, b' ')),
+            _ => None,
+        }
+    };
+    let mut out: Option<Vec<u8>> = None;
+    let mut i = first;
+    let mut copied = 0;
+    while i < data.len() {
+        if lead(&data[i]) {
+            if let Some((len, with)) = spacing(&data[i..]) {
+                let o = out.get_or_insert_with(|| Vec::with_capacity(data.len()));
+                o.extend_from_slice(&data[copied..i]);
+                o.push(with);
+                i += len;
+                copied = i;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    let mut out = out?;
+    out.extend_from_slice(&data[copied..]);
+    Some(out)
+}
+
 /// Whether a line is a comment line in any language a package may hold:
 /// `#` (Python, shell, make), `//`, `/*` and ` * ` (JavaScript, Rust, C
 /// and kin), `REM` and `::` (batch files), and Python's doctest lines
-/// (`>>>`), which run under doctest only.
+/// (`>>>`), which run under doctest only; never one that holds another
+/// line break ([`holds_line_break`]).
 pub fn is_comment_line(line: &[u8]) -> bool {
+    if holds_line_break(line) {
+        return false;
+    }
     let t = line.trim_ascii_start();
     [
         &b"#"[..],
@@ -160,6 +233,42 @@ pub fn is_comment_line(line: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// JavaScript's Unicode spacing comes out as ASCII, byte for byte
+    /// elsewhere, and only in JavaScript and TypeScript files.
+    #[test]
+    fn javascript_spacing_is_written_as_ascii() {
+        let js = "const\u{a0}run\u{3000}=\u{2009}eval;\u{feff}\n// c\u{2028}run(x)\u{2029}\n";
+        assert_eq!(
+            js_spacing("lib/a.js", js.as_bytes()).unwrap(),
+            b"const run = eval; \n// c\rrun(x)\r\n"
+        );
+        for ext in ["cjs", "mjs", "jsx", "ts", "tsx", "cts", "mts"] {
+            assert!(js_spacing(&format!("a.{ext}"), "a\u{a0}b".as_bytes()).is_some());
+        }
+        // Other text, other files, and files with none are left alone.
+        let kept = "é ü 日本語 — “quoted” €\u{200b}\u{2060}";
+        assert_eq!(js_spacing("a.js", kept.as_bytes()), None);
+        assert_eq!(js_spacing("a.py", "a\u{a0}b".as_bytes()), None);
+        assert_eq!(js_spacing("a.js", b"plain ascii"), None);
+        // A lead byte at the end, or cut short, is copied as it is.
+        assert_eq!(
+            js_spacing("a.js", b"x\xc2\xa0y\xe2\x80").unwrap(),
+            b"x y\xe2\x80"
+        );
+    }
+
+    /// A carriage return inside a line starts another that runs; one
+    /// ending the line (CRLF) does not.
+    #[test]
+    fn a_comment_line_holding_a_line_break_is_no_comment() {
+        assert!(is_comment_line(b"# note\r"));
+        assert!(is_comment_line(b"  // note"));
+        assert!(!is_comment_line(b"# note\rexec(x)"));
+        assert!(!is_comment_line(b"// note\reval(x)\r"));
+        assert!(holds_line_break(b"a\rb"));
+        assert!(!holds_line_break(b"a b\r"));
+    }
 
     #[test]
     fn continued_lines_are_joined() {

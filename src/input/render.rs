@@ -686,6 +686,19 @@ fn decode(data: &[u8]) -> Cow<'_, str> {
     }
 }
 
+/// [`decode`] for a member at `path`; in a scan, a JavaScript file's
+/// spacing is made ASCII first ([`js_spacing`](super::code::js_spacing)),
+/// so the models read its tokens apart. The corpus renders bytes as they
+/// are.
+fn decode_as<'a>(path: &str, data: &'a [u8], mode: RenderMode) -> Cow<'a, str> {
+    if mode == RenderMode::Scan {
+        if let Some(spaced) = super::code::js_spacing(path, data) {
+            return Cow::Owned(decode(&spaced).into_owned());
+        }
+    }
+    decode(data)
+}
+
 /// Where the corpus cuts a line longer than `LINE_CAP` bytes: the last
 /// character boundary at or before it.
 fn cut_point(line: &str) -> usize {
@@ -1005,6 +1018,10 @@ impl HiddenCode {
         }
         // Read once for what it makes Node run, its install scripts and
         // the dependencies it fetches.
+        // JavaScript as its engine spaces it, for every rule that reads
+        // its lines.
+        let spaced = super::code::js_spacing(&m.path, &m.data);
+        let text: &[u8] = spaced.as_deref().unwrap_or(&m.data);
         let json = match parse_package_json(&m.path, &m.data) {
             Some(Ok(json)) => Some(json),
             Some(Err(e)) => {
@@ -1015,7 +1032,7 @@ impl HiddenCode {
             }
             None => None,
         };
-        let code = super::code::Code::new(&m.path, &m.data);
+        let code = super::code::Code::new(&m.path, text);
         if let Some(json) = &json {
             let targets = node_entry_targets(&m.path, json);
             for target in node_entry_points(&targets) {
@@ -1059,7 +1076,7 @@ impl HiddenCode {
         if let Some((line, what)) = super::placement::in_manifest(&m.path, &m.data) {
             self.declared.push((m.path.clone(), line, what));
         }
-        for target in launched_but_read_inert(&m.path, &m.data) {
+        for target in launched_but_read_inert(&m.path, text) {
             self.required.push((m.path.clone(), target));
         }
         let (included, test_builds) = build_runs(&m.path, &m.data);
@@ -1915,7 +1932,7 @@ impl AddedBody {
         if renders_as_binary(path, data, mode) {
             return AddedBody::Binary;
         }
-        let text = decode(data);
+        let text = decode_as(path, data, mode);
         let (n, lines) = lines_of(&text);
         if n == 0 {
             return AddedBody::Empty;
@@ -1952,7 +1969,7 @@ fn deleted(m: &Member, mode: RenderMode) -> String {
     if renders_as_binary(&m.path, &m.data, mode) {
         return format!("Binary file a/{} deleted\n", m.path);
     }
-    let text = decode(&m.data);
+    let text = decode_as(&m.path, &m.data, mode);
     let (n, lines) = lines_of(&text);
     if n == 0 {
         return format!("--- a/{}\n+++ /dev/null\n", m.path);
@@ -1978,7 +1995,10 @@ fn modified(old: &Member, new: &Member, mode: RenderMode) -> Option<(String, boo
             false,
         ));
     }
-    let (a, b) = (decode(&old.data), decode(&new.data));
+    let (a, b) = (
+        decode_as(&old.path, &old.data, mode),
+        decode_as(&new.path, &new.data, mode),
+    );
     if a == b {
         return None;
     }

@@ -140,7 +140,9 @@ fn first_line(code: &Code, counts: impl Fn(&[u8]) -> bool) -> Option<usize> {
         .split(|&b| b == b'\n')
         .position(|line| {
             let t = line.trim_ascii_start();
-            !t.starts_with(b"#") && !t.starts_with(b"//") && counts(line)
+            let comment = (t.starts_with(b"#") || t.starts_with(b"//"))
+                && !super::code::holds_line_break(line);
+            !comment && counts(line)
         })
         .map(|n| n + 1);
     match (written, folded) {

@@ -286,7 +286,8 @@ pub fn first_opening_in(code: &Code) -> Option<usize> {
     let re = opening(lang(path)?);
     let comment = |line: &[u8]| {
         let t = line.trim_ascii_start();
-        t.starts_with(b"#") || t.starts_with(b"//") || t.starts_with(b">>>")
+        (t.starts_with(b"#") || t.starts_with(b"//") || t.starts_with(b">>>"))
+            && !super::code::holds_line_break(line)
     };
     let first = |re: &Regex| {
         let written = re
@@ -960,12 +961,13 @@ fn unread_run_in_language(code: &Code) -> Option<usize> {
     };
     let comment = |line: &[u8]| {
         let t = line.trim_ascii_start();
-        match lang {
+        let starts = match lang {
             // A doctest's `>>>` line runs under doctest only; as code it
             // would not parse (pytz's docstrings `pickle.loads`).
             Lang::Python => t.starts_with(b"#") || t.starts_with(b">>>"),
             Lang::JavaScript => t.starts_with(b"//") || t.starts_with(b"*") || t.starts_with(b"/*"),
-        }
+        };
+        starts && !super::code::holds_line_break(line)
     };
     // As written, over the whole file: a call's argument may start on the
     // next line. A match is placed at its last byte (a call's `(`): its

@@ -3497,6 +3497,56 @@ fn a_package_json_npm_reads_otherwise_cannot_hide_its_scripts() {
     assert_eq!(r["decision"], "allow", "{r:#}");
 }
 
+/// JavaScript spaces tokens with Unicode spaces and breaks lines at
+/// U+2028 and U+2029, and Python and JavaScript both at a lone carriage
+/// return. is-number whose `index.js` ran `eval` of a decoded string with
+/// no-break spaces around each token was allowed under the shipped
+/// thresholds before session 33 (the `eval` glued to them was a word
+/// neither model knew, and no rule's pattern matched), and a payload
+/// after a carriage return or U+2028 on a comment line was skipped as
+/// comment by every rule. The same `eval` with ASCII spacing is the
+/// control.
+#[test]
+fn unicode_spacing_and_hidden_line_breaks_do_not_hide_code() {
+    let c = Canary::new();
+    let lax = lax_config(&c);
+    let call = "eval(Buffer.from('cHJvY2Vzcy5lbnY=', 'base64').toString());";
+    let glued = call
+        .replace('(', "\u{a0}(\u{a0}")
+        .replace('.', "\u{a0}.")
+        .replace(';', "\u{3000};");
+    let tail = "\nmodule.exports = function (n) { return typeof n === 'number'; };\n";
+    let index = |body: &str| format!("'use strict';\n{body}{tail}");
+    for (name, body) in [
+        ("ascii.tgz", index(call)),
+        ("glued.tgz", index(&glued)),
+        ("cr.tgz", index(&format!("// is it a number?\r{call}"))),
+        (
+            "ls.tgz",
+            index(&format!("// is it a number?\u{2028}{call}")),
+        ),
+    ] {
+        let p = is_number_with(&c, name, "package/index.js", body.as_bytes());
+        let (o, r) = scan_path_json_under(&c, &lax, &p);
+        assert_reason(&o, &r, (2, "inconclusive"));
+        let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+        assert!(note.contains("package/index.js:2"), "{name}: {note}");
+        let (o, r) = scan_path_json(&c, &p);
+        assert_eq!(
+            (code(&o), &r["decision"]),
+            (2, &serde_json::json!("block")),
+            "{name}: {r:#}"
+        );
+    }
+    let exec = "exec(__import__('base64').b64decode('cHJpbnQoMSk='))";
+    let init = format!("# is it a number?\r{exec}\n");
+    let p = is_number_wheel(&c, "cr.whl", &[("is_number/__init__.py", init.as_bytes())]);
+    let (o, r) = scan_path_json_under(&c, &lax, &p);
+    assert_reason(&o, &r, (2, "inconclusive"));
+    let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+    assert!(note.contains("is_number/__init__.py:1"), "{note}");
+}
+
 /// is-number's files as a wheel (`is_number/...` and a `.dist-info`), with
 /// `added` members after them, written as `name` in the test's folder.
 fn is_number_wheel(c: &Canary, name: &str, added: &[(&str, &[u8])]) -> std::path::PathBuf {
