@@ -104,7 +104,7 @@ impl<'a> Code<'a> {
         self.holds_where(|text| re.is_match(text))
     }
 
-    /// The first line, not a comment ([`is_comment_line`]), where `re`
+    /// The first line, not a comment ([`is_comment`](Self::is_comment)), where `re`
     /// matches a command: as written with each continuation joined
     /// ([`logical_lines`](Self::logical_lines)), or as folded. `None` at
     /// once when the file holds `words` nowhere ([`holds`](Self::holds)),
@@ -119,14 +119,65 @@ impl<'a> Code<'a> {
         }
         let written = self
             .logical_lines()
-            .find(|(_, line)| !is_comment_line(line) && re.is_match(line))
+            .find(|(_, line)| !self.is_comment(line) && re.is_match(line))
             .map(|(n, _)| n);
         let folded = self
             .folded()
             .iter()
-            .find(|f| !is_comment_line(f.line) && re.is_match(&f.text))
+            .find(|f| !self.is_comment(f.line) && re.is_match(&f.text))
             .map(|f| f.n);
         written.into_iter().chain(folded).min()
+    }
+
+    /// Whether `line`, one of this file's lines (a slice of its text), is
+    /// a comment line ([`is_comment_line`]), or a block comment's: one that
+    /// opens with `/*`, or with `*` below such an opening that no line
+    /// between has closed, and holds no code after the comment closes.
+    /// `/* note */ eval(x)` runs the `eval`, and a line that opens with
+    /// `*` below code is code (`a\n  * eval(x)` multiplies): every rule
+    /// skipped both as comments before session 33. A line not of this
+    /// text (a joined continuation) opening with `*` is taken for code.
+    pub fn is_comment(&self, line: &[u8]) -> bool {
+        if holds_line_break(line) {
+            return false;
+        }
+        let t = line.trim_ascii_start();
+        if let Some(body) = t.strip_prefix(b"/*") {
+            return !code_after_close(body);
+        }
+        if t.starts_with(b"*") {
+            let start = (line.as_ptr() as usize).wrapping_sub(self.data.as_ptr() as usize);
+            let ours = start <= self.data.len() && start + line.len() <= self.data.len();
+            return ours && self.block_opened_above(start) && !code_after_close(t);
+        }
+        is_comment_line(line)
+    }
+
+    /// Whether the lines above the one starting at byte `start`, nearest
+    /// first, read as a block comment's (lines opening with `*`, blank
+    /// lines) up to one that opens it with `/*`, none closing it. At most
+    /// 1,000 lines up; past that, no.
+    fn block_opened_above(&self, start: usize) -> bool {
+        let mut end = start;
+        for _ in 0..1000 {
+            let Some(newline) = end.checked_sub(1) else {
+                return false;
+            };
+            let from = memchr::memrchr(b'\n', &self.data[..newline]).map_or(0, |p| p + 1);
+            let line = &self.data[from..newline];
+            let t = line.trim_ascii_start();
+            if memchr::memmem::find(t, b"*/").is_some() {
+                return false;
+            }
+            if t.starts_with(b"/*") {
+                return true;
+            }
+            if !t.is_empty() && !t.starts_with(b"*") {
+                return false;
+            }
+            end = from;
+        }
+        false
     }
 
     /// The line that holds byte `at`, without its line break.
@@ -206,28 +257,43 @@ pub fn js_spacing(path: &str, data: &[u8]) -> Option<Vec<u8>> {
     Some(out)
 }
 
-/// Whether a line is a comment line in any language a package may hold:
-/// `#` (Python, shell, make), `//`, `/*` and ` * ` (JavaScript, Rust, C
-/// and kin), `REM` and `::` (batch files), and Python's doctest lines
-/// (`>>>`), which run under doctest only; never one that holds another
-/// line break ([`holds_line_break`]).
+/// Whether a line is a comment line in any language a package may hold,
+/// read alone: `#` (Python, shell, make), `//` and a `/*` comment with no
+/// code after it closes (JavaScript, Rust, C and kin), `REM` and `::`
+/// (batch files), and Python's doctest lines (`>>>`), which run under
+/// doctest only; never one that holds another line break
+/// ([`holds_line_break`]). A block comment's inner lines (` * …`) need
+/// the lines above them: [`Code::is_comment`].
 pub fn is_comment_line(line: &[u8]) -> bool {
     if holds_line_break(line) {
         return false;
     }
     let t = line.trim_ascii_start();
-    [
-        &b"#"[..],
-        b"//",
-        b"/*",
-        b"*",
-        b"::",
-        b"REM ",
-        b"rem ",
-        b">>>",
-    ]
-    .iter()
-    .any(|p| t.starts_with(p))
+    if let Some(body) = t.strip_prefix(b"/*") {
+        return !code_after_close(body);
+    }
+    [&b"#"[..], b"//", b"::", b"REM ", b"rem ", b">>>"]
+        .iter()
+        .any(|p| t.starts_with(p))
+}
+
+/// Whether code follows where a block comment in `text` closes (`*/`),
+/// past any further comments on the line.
+fn code_after_close(text: &[u8]) -> bool {
+    let mut rest = text;
+    loop {
+        let Some(at) = memchr::memmem::find(rest, b"*/") else {
+            return false;
+        };
+        let after = rest[at + 2..].trim_ascii();
+        if after.is_empty() || after.starts_with(b"//") {
+            return false;
+        }
+        match after.strip_prefix(b"/*") {
+            Some(inner) => rest = inner,
+            None => return true,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -256,6 +322,27 @@ mod tests {
             js_spacing("a.js", b"x\xc2\xa0y\xe2\x80").unwrap(),
             b"x y\xe2\x80"
         );
+    }
+
+    /// A block comment's lines are comments as long as no code follows
+    /// where it closes; a line opening with `*` is one only below a `/*`
+    /// that no line between has closed.
+    #[test]
+    fn block_comments_are_read_with_the_lines_above() {
+        let text = b"/**\n * Uses eval(code).\n *\n\n * @returns x\n */\nconst k = 2\n  * eval(s);\n/* a */ eval(s);\n/* a */ /* b */ // c\n/*\n * done */ eval(s)\n";
+        let code = Code::new("lib/a.js", text);
+        let lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+        let comments: Vec<usize> = (0..lines.len())
+            .filter(|&i| !lines[i].is_empty() && code.is_comment(lines[i]))
+            .map(|i| i + 1)
+            .collect();
+        assert_eq!(comments, [1, 2, 3, 5, 6, 10, 11]);
+        // A line not of the text (a joined continuation) opening with `*`
+        // is code; one opening with `/*` is read alone.
+        assert!(!code.is_comment(b" * Uses eval(code)."));
+        assert!(code.is_comment(b"/* a */"));
+        assert!(!is_comment_line(b"/* a */ eval(s)"));
+        assert!(!is_comment_line(b" * a"));
     }
 
     /// A carriage return inside a line starts another that runs; one

@@ -79,7 +79,7 @@ use std::sync::OnceLock;
 
 use regex::bytes::Regex;
 
-use super::code::{is_comment_line, Code};
+use super::code::Code;
 use super::render::{extension, file_name, is_inert, is_type_stub};
 
 /// What [`ENVIRON`] and [`environment_piped`] find, in report wording.
@@ -434,7 +434,7 @@ pub fn first_spying_line_in(code: &Code) -> Option<(usize, &'static str)> {
             .find(|(g, _)| c.name(g).is_some())
             .map(|(_, w)| *w)
     };
-    let comment = is_comment_line;
+    let comment = |line: &[u8]| code.is_comment(line);
     // Most files hold none of the words as written: one search over the
     // whole file spares reading it line by line.
     let written = gated(code.data)

@@ -965,7 +965,8 @@ fn unread_run_in_language(code: &Code) -> Option<usize> {
             // A doctest's `>>>` line runs under doctest only; as code it
             // would not parse (pytz's docstrings `pickle.loads`).
             Lang::Python => t.starts_with(b"#") || t.starts_with(b">>>"),
-            Lang::JavaScript => t.starts_with(b"//") || t.starts_with(b"*") || t.starts_with(b"/*"),
+            // `#` opens a private field's line, not a comment.
+            Lang::JavaScript => return !t.starts_with(b"#") && code.is_comment(line),
         };
         starts && !super::code::holds_line_break(line)
     };
@@ -1221,12 +1222,17 @@ mod tests {
             "const f = new Function('a', 'b', 'return a + b');",
             "class Function extends Base {}",
             "// eval(s)",
-            " * eval(s) is not used",
+            "/**\n * eval(s) is not used\n */",
+            "/* eval(s) */ // eval(t)",
             "const t = `eval(x)`;",
             "const m = await import('./lazy.js');",
             "import x from 'y';",
         ] {
             assert_eq!(js(code), None, "{code:?}");
+        }
+        // A `*` line below code multiplies; code follows a closed comment.
+        for code in ["const k = 2\n  * eval(s);", "/* a */ eval(s);"] {
+            assert!(js(code).is_some(), "{code:?}");
         }
     }
 

@@ -3503,9 +3503,9 @@ fn a_package_json_npm_reads_otherwise_cannot_hide_its_scripts() {
 /// no-break spaces around each token was allowed under the shipped
 /// thresholds before session 33 (the `eval` glued to them was a word
 /// neither model knew, and no rule's pattern matched), and a payload
-/// after a carriage return or U+2028 on a comment line was skipped as
-/// comment by every rule. The same `eval` with ASCII spacing is the
-/// control.
+/// after a carriage return or U+2028 on a comment line, or after a block
+/// comment closed on its line, was skipped as comment by every rule. The
+/// same `eval` with ASCII spacing is the control.
 #[test]
 fn unicode_spacing_and_hidden_line_breaks_do_not_hide_code() {
     let c = Canary::new();
@@ -3525,6 +3525,8 @@ fn unicode_spacing_and_hidden_line_breaks_do_not_hide_code() {
             "ls.tgz",
             index(&format!("// is it a number?\u{2028}{call}")),
         ),
+        // Code after a block comment closes (skipped before session 33).
+        ("block.tgz", index(&format!("/* is it a number? */ {call}"))),
     ] {
         let p = is_number_with(&c, name, "package/index.js", body.as_bytes());
         let (o, r) = scan_path_json_under(&c, &lax, &p);
