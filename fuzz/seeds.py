@@ -128,6 +128,22 @@ def main(out):
         ("p-1/p/__init__.py", "f", b"import subprocess, sys\nsubprocess.run([sys.executable, os.path.join(D, 'data', 'x.csv')])\n"
                                      b"os.system(rf'{sys.executable} -u data/x.csv')\n"),
         ("p-1/p/data/x.csv", "f", b"a,b\n")])
+    # Session 33: a package.json npm reads past a byte-order mark, bundler
+    # entries, JavaScript's Unicode spacing and line breaks, a block
+    # comment with code after it; an import path written through another
+    # name, and a manifest whose source folder is the tests.
+    tars["npm-spacing"] = tar([
+        ("package/package.json", "f", b'\xef\xbb\xbf{"name":"a","browser":{"./index.js":"./docs/n.txt","fs":false},'
+                                      b'"module":"test/m.js","scripts":{"postinstall":"node i.js"}}'),
+        ("package/index.js", "f", "const\u00a0e\u3000=\u2009eval;\n// c\u2028e(s)\r\n/* a */ eval?.(s)\n  * eval.call(null, s)\n".encode()),
+        ("package/node_modules/@s/d/package.json", "f", b'{"name":"\\ud800","scripts":{"install":"x"}}'),
+        ("package/docs/n.txt", "f", b"module.exports = 1;\n")])
+    tars["py-aliases"] = tar([
+        ("p-1/pyproject.toml", "f", b'[tool.setuptools]\npackage-dir = {"" = "tests/src"}\n'
+                                    b'[tool.hatch.build.targets.wheel.force-include]\n"tests/h.py" = "p/h.py"\n'),
+        ("p-1/setup.cfg", "f", b"[options]\npackage_dir =\n    =tests/src\n"),
+        ("p-1/p/__init__.py", "f", b"import sys as _s\nfrom sys import (path as p,\n)\n_s.path.insert(0, 'tests')\np += ['x']\n"),
+        ("p-1/tests/src/p/__init__.py", "f", b"# n\rexec(s)\n")])
     # A path held in a name the file assigns (session 28).
     tars["launched-named"] = tar([
         ("package/package.json", "f", b'{"name":"a","main":"index.js"}'),

@@ -122,7 +122,7 @@ fn pattern(lang: Lang) -> &'static Regex {
             build(concat!(
                 // `exec(code)`, `builtins.exec(code)`, but not `re.compile(p)`
                 // or a method `x.eval(…)`.
-                r#"(?P<first>(?:^|[^\w.'"]|\b(?:builtins|__builtins__|__dict__)\.)(?:exec|eval|compile)\s*\("#,
+                r#"(?P<first>(?:^|[^\w.'"]|\b(?:builtins|__builtins__|__dict__)\.)(?:exec|eval|compile)\s*(?:\.\s*__call__\s*)?\("#,
                 // The same by other names: `timeit.timeit(s)`, `cProfile.run(s)`,
                 // `pdb.run(s)`, `InteractiveInterpreter().runsource(s)`.
                 r#"|\b(?:pdb|cProfile|profile)\.run(?:ctx)?\s*\(|\btimeit\.(?:timeit|repeat)\s*\(|\brun(?:source|code)\s*\("#,
@@ -158,8 +158,12 @@ fn pattern(lang: Lang) -> &'static Regex {
             build(concat!(
                 // Not a method (`re.exec(s)`), nor inside a literal (a quote
                 // before the name cannot be code).
-                r#"(?P<first>(?:^|[^\w.$'"`]|\b(?:globalThis|global|window|self)\.)eval\s*\(|\bimport\s*\()"#,
-                r#"|(?P<all>(?:^|[^\w.$'"`])Function\s*\()"#,
+                // An optional call (`eval?.(s)`) calls all the same.
+                r#"(?P<first>(?:^|[^\w.$'"`]|\b(?:globalThis|global|window|self)\.)eval\s*(?:\?\.\s*)?\(|\bimport\s*\()"#,
+                r#"|(?P<all>(?:^|[^\w.$'"`])Function\s*(?:\?\.\s*)?\("#,
+                // Called through `call`, `apply` or `bind`:
+                // `eval.call(null, s)`.
+                r#"|(?:^|[^\w.$'"`])(?:eval|Function)\s*\??\.\s*(?:call|apply|bind)\s*\()"#,
                 r#"|\bvm\.(?:runIn\w*|compileFunction|Script)\b|\bnew\s+Script\s*\(|\._compile\s*\("#,
                 // `Function` by another name: the async and generator
                 // function constructors.
@@ -1123,8 +1127,23 @@ mod tests {
             "new (Object.getPrototypeOf(async function () {}).constructor)(s)();",
             "new Worker(src, { eval: true });",
             "process.dlopen(m, p);",
+            // An optional call, and through call, apply or bind (allowed
+            // by every rule before session 33).
+            "eval?.(s);",
+            "eval.call(null, s);",
+            "eval.apply(globalThis, [s]);",
+            "Function?.(body)();",
+            "Function.apply(null, [body])();",
         ] {
             assert!(js(code).is_some(), "{code:?}");
+        }
+        assert!(py("builtins.exec.__call__(s)").is_some());
+        for code in [
+            "re.eval?.(s);",
+            "x.eval.call(null, s);",
+            "model.eval.apply(m);",
+        ] {
+            assert_eq!(js(code), None, "{code:?}");
         }
     }
 
@@ -1169,6 +1188,9 @@ mod tests {
             (Lang::Python, "runpy.run_module(m)"),
             (Lang::Python, "imp.load_compiled(n, p)"),
             (Lang::Python, "builtins.__getattribute__(n)"),
+            (Lang::Python, "exec.__call__(s)"),
+            (Lang::JavaScript, "eval?.(s)"),
+            (Lang::JavaScript, "Function.bind(null, s)"),
             (Lang::JavaScript, "process.dlopen(m, p)"),
             (Lang::JavaScript, "eval(s)"),
             (Lang::JavaScript, "Function(a, b)"),
