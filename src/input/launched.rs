@@ -80,8 +80,23 @@ pub fn launched_paths(path: &str, data: &[u8]) -> Vec<String> {
     let runners_count = !super::unread::tests_or_docs(path);
     let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
     let root = path.split_once('/').map_or("", |(r, _)| r);
+    // Node's loader under another name (`const load = require`,
+    // `const r = createRequire(__filename)`), called as `require` is, and
+    // `createRequire(…)(…)` called at once.
+    let loaders = if calls == JS_CALLS {
+        loader_aliases(data)
+    } else {
+        Vec::new()
+    };
     // Each call with its argument list, and that list split at its commas.
     let mut found_calls = Vec::new();
+    if calls == JS_CALLS && memchr::memmem::find(data, b"createRequire").is_some() {
+        for m in created_and_called().find_iter(data) {
+            if let Some(arg) = call_argument(&data[m.end()..]) {
+                found_calls.push((Call::Require, arg, split_arguments(arg)));
+            }
+        }
+    }
     // Each `(` preceded by a whole name (spaces between allowed): cheaper
     // than a search for the names, which are common words (`run`, `call`).
     for open in memchr::memchr_iter(b'(', data) {
@@ -94,11 +109,13 @@ pub fn launched_paths(path: &str, data: &[u8]) -> Vec<String> {
             start -= 1;
         }
         let name = &data[start..end];
-        if !calls.contains(&name) {
+        let loader = loaders.contains(&name);
+        if !calls.contains(&name) && !loader {
             continue;
         }
         let call = match name {
             b"require" => Call::Require,
+            _ if loader => Call::Require,
             _ if !runners_count => continue,
             b"fork" | b"Worker" | b"_load" | b"run_path" | b"execaNode" => Call::File,
             _ => Call::Program,
@@ -635,6 +652,47 @@ fn end_outside(rest: &[u8], ends: &[u8]) -> Option<usize> {
 }
 
 /// The names of Node's calls that load or run a file.
+/// The names a JavaScript file gives Node's loader: assigned `require`
+/// itself (`const load = require;`) or what `createRequire(…)` returns
+/// (`const r = module.createRequire(__filename)`). is-number whose
+/// `index.js` loaded `docs/notes.txt` through either was allowed by every
+/// rule (session 33): the call was not named `require`. At most 16.
+fn loader_aliases(data: &[u8]) -> Vec<&[u8]> {
+    static ASSIGN: std::sync::OnceLock<regex::bytes::Regex> = std::sync::OnceLock::new();
+    let assign = ASSIGN.get_or_init(|| {
+        regex::bytes::RegexBuilder::new(
+            r"(?:^|[^\w$.])(?P<name>[A-Za-z_$][\w$]*)\s*=\s*(?:require\s*(?:[;,)]|$)|(?:[\w$]+\s*\.\s*)*createRequire\s*\()",
+        )
+        .unicode(false)
+        .multi_line(true)
+        .build()
+        .expect("loader alias pattern compiles")
+    });
+    let mut names: Vec<&[u8]> = Vec::new();
+    for c in assign.captures_iter(data) {
+        let Some(name) = c.name("name") else { continue };
+        if !names.contains(&name.as_bytes()) {
+            names.push(name.as_bytes());
+        }
+        if names.len() == 16 {
+            break;
+        }
+    }
+    names
+}
+
+/// `createRequire(…)(`: the loader made and called at once (the match ends
+/// after the second `(`).
+fn created_and_called() -> &'static regex::bytes::Regex {
+    static RE: std::sync::OnceLock<regex::bytes::Regex> = std::sync::OnceLock::new();
+    RE.get_or_init(|| {
+        regex::bytes::RegexBuilder::new(r"\bcreateRequire\s*\((?:[^()]|\([^()]*\))*\)\s*\(")
+            .unicode(false)
+            .build()
+            .expect("createRequire pattern compiles")
+    })
+}
+
 const JS_CALLS: &[&[u8]] = &[
     b"require",
     b"fork",
@@ -1141,6 +1199,29 @@ mod tests {
         assert!(launched("package/lib/util.js", "require('../../../x.txt');").is_empty());
         assert!(launched("package/README.md", "require('./notes.txt')").is_empty());
         assert!(launched("package/lib/util.ts", "require('./notes.txt')").is_empty());
+    }
+
+    /// Node's loader by another name loads as `require` does; each of
+    /// these ran `docs/notes.txt` and was allowed before session 33.
+    #[test]
+    fn the_loader_under_another_name_is_followed() {
+        for js in [
+            "const load = require;\nload('../docs/notes.txt');",
+            "const { createRequire } = require('module');\nconst r = createRequire(__filename);\nr('../docs/notes.txt');",
+            "let r\nr = module.createRequire(import.meta.url)\nr( '../docs/notes.txt' )",
+            "require('module').createRequire(__filename)('../docs/notes.txt');",
+            "createRequire(new URL(import.meta.url))('../docs/notes.txt');",
+        ] {
+            assert_launches("package/lib/util.js", js, "package/docs/notes.txt");
+        }
+        // A name given a call's result, or a property, is no loader.
+        for js in [
+            "const m = require('m');\nm('../docs/notes.txt');",
+            "module.exports = require;\nexports('../docs/notes.txt');",
+            "const r = requireFrom;\nr('../docs/notes.txt');",
+        ] {
+            assert!(launched("package/lib/util.js", js).is_empty(), "{js}");
+        }
     }
 
     /// Each of these ran string-padder's stealer from `docs/notes.txt` in

@@ -2478,6 +2478,11 @@ fn a_document_a_script_requires_cannot_be_cleared() {
             "named-fork.tgz",
             "let target;\ntarget = __dirname + '/../docs/notes.txt';\nrequire('child_process').fork(target);\n",
         ),
+        // Node's loader under another name (allowed before session 33).
+        (
+            "created.tgz",
+            "const load = require('module').createRequire(__filename);\nmodule.exports = load('../docs/notes.txt');\n",
+        ),
     ] {
         let p = is_number_with_all(
             &c,
