@@ -661,7 +661,7 @@ fn loader_aliases(data: &[u8]) -> Vec<&[u8]> {
     static ASSIGN: std::sync::OnceLock<regex::bytes::Regex> = std::sync::OnceLock::new();
     let assign = ASSIGN.get_or_init(|| {
         regex::bytes::RegexBuilder::new(
-            r"(?:^|[^\w$.])(?P<name>[A-Za-z_$][\w$]*)\s*=\s*(?:require\s*(?:[;,)]|$)|(?:[\w$]+\s*\.\s*)*createRequire\s*\()",
+            r#"(?:^|[^\w$.])(?P<name>[A-Za-z_$][\w$]*)\s*=\s*(?:require\s*(?:[;,)]|$)|(?:[\w$]+\s*\.\s*|require\s*\(\s*['"](?:node:)?module['"]\s*\)\s*\.\s*)*createRequire\s*\()"#,
         )
         .unicode(false)
         .multi_line(true)
@@ -1209,6 +1209,7 @@ mod tests {
             "const load = require;\nload('../docs/notes.txt');",
             "const { createRequire } = require('module');\nconst r = createRequire(__filename);\nr('../docs/notes.txt');",
             "let r\nr = module.createRequire(import.meta.url)\nr( '../docs/notes.txt' )",
+            "const r = require('node:module').createRequire(__filename);\nr('../docs/notes.txt');",
             "require('module').createRequire(__filename)('../docs/notes.txt');",
             "createRequire(new URL(import.meta.url))('../docs/notes.txt');",
         ] {
