@@ -429,7 +429,9 @@ fn manifest_opening(code: &Code) -> Option<usize> {
     static HOOK: OnceLock<Regex> = OnceLock::new();
     let hook = HOOK.get_or_init(|| {
         build(
-            r#"(?m)^\s*(?:path|script|custom-hook)\s*=\s*["'](?:\./)?(?:[\w.-]+/)*(?:tests?|testing|docs?)/[\w./-]*\.py["']"#,
+            // The key as a table's, or dotted (`tool.hatch.build.hooks.
+            // custom.path = …`), or inside an inline table.
+            r#"(?m)(?:^\s*|[{,]\s*)(?:["']?[\w-]+["']?\s*\.\s*)*(?:path|script|custom-hook)\s*=\s*["'](?:\./)?(?:[\w.-]+/)*(?:tests?|testing|docs?)/[\w./-]*\.py["']"#,
             false,
         )
     });
@@ -453,6 +455,23 @@ fn manifest_opening(code: &Code) -> Option<usize> {
         )
     });
     let in_entry_section = |at: usize| {
+        // A dotted key names its table itself (`project.scripts.x = …`,
+        // `scripts = { x = … }`).
+        let line = memchr::memrchr(b'\n', &data[..at]).map_or(0, |p| p + 1);
+        let key = data[line..at].to_ascii_lowercase();
+        let names_table = |h: &[u8]| {
+            [
+                &b"entry-points"[..],
+                b"entry_points",
+                b"scripts",
+                b"plugins",
+            ]
+            .iter()
+            .any(|w| memchr::memmem::find(h, w).is_some())
+        };
+        if names_table(&key) {
+            return true;
+        }
         let start = match memchr::memmem::rfind(&data[..at], b"\n[") {
             Some(h) => h + 2,
             None if data.starts_with(b"[") => 1,
@@ -460,15 +479,7 @@ fn manifest_opening(code: &Code) -> Option<usize> {
         };
         let rest = &data[start..at];
         let header = &rest[..memchr::memchr(b']', rest).unwrap_or(rest.len())];
-        let header = header.to_ascii_lowercase();
-        [
-            &b"entry-points"[..],
-            b"entry_points",
-            b"scripts",
-            b"plugins",
-        ]
-        .iter()
-        .any(|w| memchr::memmem::find(&header, w).is_some())
+        names_table(&header.to_ascii_lowercase())
     };
     let entry_at = entry
         .find_iter(data)
@@ -507,7 +518,11 @@ fn source_folder_in_tests_or_docs(data: &[u8]) -> Option<usize> {
     let key = KEY.get_or_init(|| {
         build(
             concat!(
-                r#"^[ \t]*["']?(?P<key>package[-_]dir|where|sources|force-include|python-source)["']?[ \t]*="#,
+                // A table's key, a dotted one (`tool.setuptools.package-dir
+                // = …`) or one in an inline table; setuptools reads
+                // `setup.cfg` with configparser, whose keys take `:` as
+                // well as `=` and any case.
+                r#"(?:^[ \t]*|[{,][ \t]*)(?:["']?[\w-]+["']?[ \t]*\.[ \t]*)*["']?(?P<key>(?i:package[-_]dir|where|sources|force-include|python-source))["']?[ \t]*[=:]"#,
                 // Poetry's `packages = [{ include = "pkg", from = "tests" }]`.
                 r#"|\bfrom[ \t]*=[ \t]*["']"#,
                 // A `[….force-include]` table, to the next header.
@@ -524,9 +539,10 @@ fn source_folder_in_tests_or_docs(data: &[u8]) -> Option<usize> {
         // Hatch maps a source folder to where it goes: `sources = {"src"
         // = ""}`, `force-include = {"tests/x.py" = "pkg/x.py"}`; a
         // `package-dir` maps a package to its folder.
-        let sources_first = c
-            .name("key")
-            .is_some_and(|k| matches!(k.as_bytes(), b"sources" | b"force-include"));
+        let sources_first = c.name("key").is_some_and(|k| {
+            let k = k.as_bytes().to_ascii_lowercase();
+            matches!(k.as_slice(), b"sources" | b"force-include")
+        });
         // The match's `=` or quote begins the value, which runs to the
         // line's end, on over the indented lines below when the line
         // leaves it empty (setup.cfg's `package_dir =`), or to where the
@@ -1499,6 +1515,11 @@ g()
             ("pkg/setup.py", "from setuptools import setup\nsetup(\n    package_dir={'': 'tests/src'},\n)\n", 3),
             ("pkg/setup.py", "setup(packages=find_packages(where='docs/src'))\n", 1),
             ("pkg/setup.py", "setup(packages=find_namespace_packages('tests'))\n", 1),
+            // Dotted keys, an inline table, configparser's `:` and case.
+            ("pkg/pyproject.toml", "[project]\nname = \"x\"\ntool.setuptools.package-dir = {\"\" = \"tests/src\"}\n", 3),
+            ("pkg/pyproject.toml", "[tool]\nsetuptools = { package-dir = { \"\" = \"tests/src\" } }\n", 2),
+            ("pkg/setup.cfg", "[options]\nPackage_Dir :\n    =tests/src\n", 2),
+            ("pkg/pyproject.toml", "[tool]\nhatch.build.hooks.custom.path = \"tests/hook.py\"\n", 2),
         ] {
             assert_eq!(first_opening(path, text.as_bytes()), Some(line), "{text}");
         }
@@ -1670,6 +1691,8 @@ g()
             ("pkg/pyproject.toml", "[project]\nname = \"x\"\n\n[project.scripts]\nx = \"pkg.tests.helpers:main\"\n", 5),
             ("pkg/pyproject.toml", "[project.entry-points.\"networkx.backends\"]\nloop = 'pkg.classes.tests.dispatch:backend'\n", 2),
             ("pkg/pyproject.toml", "[tool.poetry.scripts]\nx = \"docs.tools:run\"\n", 2),
+            // A dotted key names its table itself.
+            ("pkg/pyproject.toml", "[project]\nname = \"x\"\nscripts.x = \"pkg.tests.h:main\"\n", 3),
             ("pkg/setup.cfg", "[options.entry_points]\nconsole_scripts =\n    x = pkg.testing.cli:main\n", 3),
             ("pkg/setup.py", "setup(entry_points={'console_scripts': ['x = pkg.tests.cli:main']})\n", 1),
             ("x-1.dist-info/entry_points.txt", "[console_scripts]\nx = pkg.tests.cli:main\n", 2),
