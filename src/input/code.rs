@@ -214,11 +214,7 @@ pub fn holds_line_break(line: &[u8]) -> bool {
 /// see the `eval` and no rule match it, and was allowed (session 33). A
 /// space inside a string changes nothing a reader judges.
 pub fn js_spacing(path: &str, data: &[u8]) -> Option<Vec<u8>> {
-    let ext = super::render::extension(&super::render::file_name(path).1).to_string();
-    if !matches!(
-        ext.as_str(),
-        "js" | "cjs" | "mjs" | "jsx" | "ts" | "cts" | "mts" | "tsx"
-    ) {
+    if !super::unread::is_javascript(path) {
         return None;
     }
     // The lead bytes of every such character: most files hold none.
@@ -257,6 +253,15 @@ pub fn js_spacing(path: &str, data: &[u8]) -> Option<Vec<u8>> {
     Some(out)
 }
 
+/// Whether `line` opens (past its indentation) with one of `prefixes`, a
+/// rule's comment markers, and holds no other line break
+/// ([`holds_line_break`]): the one test every rule's comment check
+/// makes, whichever markers its languages use.
+pub fn opens_with_comment(line: &[u8], prefixes: &[&[u8]]) -> bool {
+    let t = line.trim_ascii_start();
+    !holds_line_break(line) && prefixes.iter().any(|p| t.starts_with(p))
+}
+
 /// Whether a line is a comment line in any language a package may hold,
 /// read alone: `#` (Python, shell, make), `//` and a `/*` comment with no
 /// code after it closes (JavaScript, Rust, C and kin), `REM` and `::`
@@ -272,9 +277,7 @@ pub fn is_comment_line(line: &[u8]) -> bool {
     if let Some(body) = t.strip_prefix(b"/*") {
         return !code_after_close(body);
     }
-    [&b"#"[..], b"//", b"::", b"REM ", b"rem ", b">>>"]
-        .iter()
-        .any(|p| t.starts_with(p))
+    opens_with_comment(line, &[b"#", b"//", b"::", b"REM ", b"rem ", b">>>"])
 }
 
 /// Whether code follows where a block comment in `text` closes (`*/`),

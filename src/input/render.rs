@@ -1787,7 +1787,6 @@ fn node_entry_targets(path: &str, json: &serde_json::Value) -> Vec<String> {
     let mut bundled = Vec::new();
     for key in BUNDLER_ENTRIES {
         match json.get(key) {
-            Some(serde_json::Value::String(s)) => bundled.push(s.as_str()),
             // A replacement map (`"browser": {"./lib/node.js":
             // "./lib/browser.js", "fs": false}`): its values are what the
             // bundle holds, a file where one starts with `./` or `../`,
@@ -1801,7 +1800,7 @@ fn node_entry_targets(path: &str, json: &serde_json::Value) -> Vec<String> {
                         .filter(|t| t.starts_with("./") || t.starts_with("../")),
                 );
             }
-            // `"esnext": {"main": …, "browser": …}`: paths.
+            // A path, or `"esnext": {"main": …, "browser": …}`: paths.
             Some(v) => {
                 let mut paths = Vec::new();
                 strings(v, &mut paths);

@@ -79,7 +79,7 @@ use std::sync::OnceLock;
 
 use regex::bytes::Regex;
 
-use super::code::Code;
+use super::code::{opens_with_comment, Code};
 use super::render::{extension, file_name, is_inert, is_type_stub};
 
 /// What [`ENVIRON`] and [`environment_piped`] find, in report wording.
@@ -138,12 +138,7 @@ fn first_line(code: &Code, counts: impl Fn(&[u8]) -> bool) -> Option<usize> {
     let written = code
         .data
         .split(|&b| b == b'\n')
-        .position(|line| {
-            let t = line.trim_ascii_start();
-            let comment = (t.starts_with(b"#") || t.starts_with(b"//"))
-                && !super::code::holds_line_break(line);
-            !comment && counts(line)
-        })
+        .position(|line| !opens_with_comment(line, &[b"#", b"//"]) && counts(line))
         .map(|n| n + 1);
     match (written, folded) {
         (Some(w), Some(f)) => Some(w.min(f)),

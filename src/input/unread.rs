@@ -57,7 +57,7 @@ use std::sync::OnceLock;
 
 use regex::bytes::Regex;
 
-use super::code::Code;
+use super::code::{opens_with_comment, Code};
 use super::render::{extension, file_name, in_test_tree, is_inert};
 
 /// The language a code file is read as, by its extension.
@@ -90,6 +90,11 @@ pub fn opened_by<'a>(path: &str, mut openers: impl Iterator<Item = &'a str>) -> 
         _ => lang(o),
     };
     lang(path).is_some_and(|l| openers.any(|o| opens(o) == Some(l)))
+}
+
+/// Whether `path` is read as JavaScript (or TypeScript), by its extension.
+pub(super) fn is_javascript(path: &str) -> bool {
+    lang(path) == Some(Lang::JavaScript)
 }
 
 fn lang(path: &str) -> Option<Lang> {
@@ -288,11 +293,7 @@ pub fn first_opening_in(code: &Code) -> Option<usize> {
         return Some(1);
     }
     let re = opening(lang(path)?);
-    let comment = |line: &[u8]| {
-        let t = line.trim_ascii_start();
-        (t.starts_with(b"#") || t.starts_with(b"//") || t.starts_with(b">>>"))
-            && !super::code::holds_line_break(line)
-    };
+    let comment = |line: &[u8]| opens_with_comment(line, &[b"#", b"//", b">>>"]);
     let first = |re: &Regex| {
         let written = re
             .find_iter(code.data)
@@ -979,16 +980,12 @@ fn unread_run_in_language(code: &Code) -> Option<usize> {
             None => true,
         }
     };
-    let comment = |line: &[u8]| {
-        let t = line.trim_ascii_start();
-        let starts = match lang {
-            // A doctest's `>>>` line runs under doctest only; as code it
-            // would not parse (pytz's docstrings `pickle.loads`).
-            Lang::Python => t.starts_with(b"#") || t.starts_with(b">>>"),
-            // `#` opens a private field's line, not a comment.
-            Lang::JavaScript => return !t.starts_with(b"#") && code.is_comment(line),
-        };
-        starts && !super::code::holds_line_break(line)
+    let comment = |line: &[u8]| match lang {
+        // A doctest's `>>>` line runs under doctest only; as code it
+        // would not parse (pytz's docstrings `pickle.loads`).
+        Lang::Python => opens_with_comment(line, &[b"#", b">>>"]),
+        // `#` opens a private field's line, not a comment.
+        Lang::JavaScript => !line.trim_ascii_start().starts_with(b"#") && code.is_comment(line),
     };
     // As written, over the whole file: a call's argument may start on the
     // next line. A match is placed at its last byte (a call's `(`): its
