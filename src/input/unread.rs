@@ -27,7 +27,11 @@
 //! whatever its name); PyArmor's `__pyarmor__` and its runtime (bytecode
 //! decrypted at run time, as GuardDog's `pyarmor` rule notes malware
 //! uses); `exec`/`eval` passed as values, and the builtins
-//! reached by a computed name (also `__builtins__.__getattribute__`); loaders that run what the bytes they read say (pickle
+//! reached by a computed name (also `__builtins__.__getattribute__`, a
+//! subscript of their namespace, `vars(builtins)[n]`), the builtins module
+//! or its `exec` under another name (`import builtins as b`, `from
+//! builtins import exec as run`, [`runner_aliases`]), an interactive
+//! console fed a line (`InteractiveConsole().push(s)`); loaders that run what the bytes they read say (pickle
 //! and its kin, `joblib.load`, `numpy.load(…, allow_pickle=True)`,
 //! `shelve.open`, `torch.load` unless the line asks for `weights_only=True`,
 //! yaml's unsafe loaders, and code objects from bytes: `marshal.loads`,
@@ -36,7 +40,9 @@
 //! `numpy.load`, `torch.load` or `shelve` had an empty capability view and
 //! was allowed (session 19). In JavaScript, `eval` (also `globalThis.eval`) of
 //! anything but a literal, `Function(…)` with a computed argument and the
-//! async and generator function constructors, `import()` of a computed
+//! async and generator function constructors, `Function` given to
+//! `Reflect`, assigned to a name or reached as a function's constructor
+//! (`[].constructor.constructor`, `Object.constructor`), `import()` of a computed
 //! specifier, the `vm` module's runners, `module._compile`, a worker
 //! thread given its code as a string (`eval: true`), and a native library
 //! loaded by its path (`process.dlopen`). Each line is matched as
@@ -116,6 +122,11 @@ fn build(pattern: &str, lines: bool) -> Regex {
         .expect("unread-code patterns compile")
 }
 
+/// The builtins module as Python code can name it: `builtins`,
+/// `__builtins__`, `__import__('builtins')`, `import_module('builtins')`,
+/// `sys.modules['builtins']`.
+const BUILTINS: &str = r#"(?:\b(?:builtins|__builtins__)\b|\b(?:__import__|import_module)\s*\(\s*['"]builtins['"]\s*\)|\bsys\s*\.\s*modules\s*\[\s*['"]builtins['"]\s*\])"#;
+
 /// Patterns with named groups: `first` ends just after the `(` of a call
 /// that runs its first argument, `all` after that of a call that runs all
 /// of them; any other match counts as it stands.
@@ -124,15 +135,21 @@ fn pattern(lang: Lang) -> &'static Regex {
     static JS: OnceLock<Regex> = OnceLock::new();
     match lang {
         Lang::Python => PY.get_or_init(|| {
-            build(concat!(
+            build(&concat!(
                 // `exec(code)`, `builtins.exec(code)`, but not `re.compile(p)`
                 // or a method `x.eval(…)`.
-                r#"(?P<first>(?:^|[^\w.'"]|\b(?:builtins|__builtins__|__dict__)\.)(?:exec|eval|compile)\s*(?:\.\s*__call__\s*)?\("#,
+                // Also through the builtins module reached by name
+                // (`__import__('builtins').exec(s)`) or its namespace
+                // (`vars(builtins)['exec']`, folded to `.exec`).
+                r#"(?P<first>(?:^|[^\w.'"]|(?:\b__dict__|\bvars\s*\(\s*BUILTINS\s*\)|BUILTINS)\s*\.\s*)(?:exec|eval|compile)\s*(?:\.\s*__call__\s*)?\("#,
                 // The same by other names: `timeit.timeit(s)`, `cProfile.run(s)`,
                 // `pdb.run(s)`, `InteractiveInterpreter().runsource(s)`.
                 r#"|\b(?:pdb|cProfile|profile)\.run(?:ctx)?\s*\(|\btimeit\.(?:timeit|repeat)\s*\(|\brun(?:source|code)\s*\("#,
                 // A module named at run time run as `__main__`.
-                r#"|\brunpy\.run_module\s*\()"#,
+                r#"|\brunpy\.run_module\s*\("#,
+                // An interactive console fed a line (`runsource` and
+                // `runcode` count below, by name).
+                r#"|\bInteractiveConsole\s*\([^()\n]*\)\s*\.\s*push\s*\()"#,
                 r#"|\bPyRun_\w+"#,
                 r#"|\bexecfile\s*\(|\brun_path\s*\(|\bSource(?:less)?FileLoader\b|\bspec_from_file_location\b"#,
                 // The same through `imp` (Python before 3.12).
@@ -143,8 +160,14 @@ fn pattern(lang: Lang) -> &'static Regex {
                 r#"|\b__pyarmor__\s*\(|\bpyarmor_runtime\w*"#,
                 // Passed as values: `f = exec`, `map(eval, xs)`, `(0, eval)`.
                 r#"|(?:[=(,:]\s*|\breturn\s+|\blambda\b[^:\n]*:\s*)(?:exec|eval)\s*(?:[),;\]]|$)"#,
-                // The builtins by a computed name.
-                r#"|\bgetattr\s*\(\s*(?:builtins|__builtins__)\s*,\s*[^'"\s]|\b__builtins__\s*\[|\b(?:globals|locals|vars)\s*\(\s*\)\s*\[\s*['"]__builtins__|\b(?:builtins|__builtins__)\.__getattribute__\s*\("#,
+                // The builtins by a computed name: `getattr(builtins, n)`,
+                // a subscript or `get` of their namespace
+                // (`builtins.__dict__[n]`, `vars(builtins)[n]`, and
+                // `__builtins__`, a dict in an imported module).
+                r#"|\bgetattr\s*\(\s*BUILTINS\s*,\s*[^'"\s]|\b__builtins__\s*(?:\[|\.\s*get\s*\()|\b(?:globals|locals|vars)\s*\(\s*\)\s*\[\s*['"]__builtins__"#,
+                r#"|BUILTINS\s*\.\s*(?:__getattribute__\s*\(|__dict__\s*(?:\[|\.\s*get\s*\())|\bvars\s*\(\s*BUILTINS\s*\)\s*(?:\[|\.\s*get\s*\()"#,
+                // `exec`, `eval` or `compile` imported under another name.
+                r#"|\bfrom\s+builtins\s+import\b[^\n#]*\b(?:exec|eval|compile)\s+as\b"#,
                 // Loaders that run what the bytes they read say: pickle and
                 // its kin, joblib, numpy with pickles allowed, shelve, yaml's
                 // unsafe loaders, code objects from bytes (marshal,
@@ -157,7 +180,7 @@ fn pattern(lang: Lang) -> &'static Regex {
                 // (`from pickle import loads as l`, `import pickle as p`).
                 r#"|\bfrom\s+(?:c?[pP]ickle|_pickle|dill|cloudpickle|joblib|shelve|marshal|jsonpickle)\s+import\b[^\n]*(?:\b(?:loads?|Unpickler|open|decode)\b|\(\s*$|\*)|\bfrom\s+torch\s+import\b[^\n]*\bload\b|\bfrom\s+yaml\s+import\b[^\n]*\b(?:unsafe_load\w*|full_load\w*|UnsafeLoader|Loader)\b"#,
                 r#"|\bimport\s+(?:[\w.]+(?:\s+as\s+\w+)?\s*,\s*)*(?:c?[pP]ickle|_pickle|dill|cloudpickle|joblib|shelve|marshal|jsonpickle)\s+as\b"#,
-            ), true)
+            ).replace("BUILTINS", BUILTINS), true)
         }),
         Lang::JavaScript => JS.get_or_init(|| {
             build(concat!(
@@ -174,6 +197,15 @@ fn pattern(lang: Lang) -> &'static Regex {
                 // function constructors.
                 r#"|\bgetPrototypeOf\s*\(\s*(?:async\b|function\s*\*)|\}\s*\)\s*\.\s*constructor\b"#,
                 r#"|(?:[=(,:?]\s*|\breturn\s+)eval\s*(?:[),;\]]|$)"#,
+                // `Function` reached otherwise: given to `Reflect` or
+                // assigned to a name (`const F = Function;`; not a
+                // comparison, nor a list of types such as Vue's `[String,
+                // Function]`), or as a function's constructor
+                // (`[].constructor.constructor`, `Object.constructor`,
+                // `(() => 0).constructor(s)`).
+                r#"|\bReflect\s*\.\s*(?:construct|apply)\s*\(\s*Function\b|(?:^|[^=!<>])=\s*Function\s*(?:;|$)"#,
+                r#"|\.\s*constructor\s*\.\s*constructor\b|=>[^(){}\n]{0,40}\)\s*\.\s*constructor\b"#,
+                r#"|\b(?:Object|Array|String|Number|Boolean|Symbol|BigInt|Function|Promise|RegExp|Date|Error|Map|Set|WeakMap|WeakSet|Proxy)\s*\.\s*constructor\b"#,
                 // A worker thread given its code as a string.
                 r#"|\beval\s*:\s*true\b"#,
                 // A native library loaded by its path, past `require`.
@@ -191,7 +223,7 @@ fn needles(lang: Lang) -> &'static Regex {
     match lang {
         Lang::Python => PY.get_or_init(|| {
             build(
-                "exec|eval|compile|run_path|run_module|imp\\.load_|pyarmor|FileLoader|spec_from_file_location|builtins|pdb\\.run|rofile\\.run|timeit|runsource|runcode|PyRun_|[pP]ickle|dill|joblib|allow_pickle|shelve|yaml|Loader|marshal|CodeType|torch",
+                "exec|eval|compile|run_path|run_module|imp\\.load_|pyarmor|FileLoader|spec_from_file_location|builtins|pdb\\.run|rofile\\.run|timeit|runsource|runcode|PyRun_|[pP]ickle|dill|joblib|allow_pickle|shelve|yaml|Loader|marshal|CodeType|torch|InteractiveConsole",
                 false,
             )
         }),
@@ -355,14 +387,7 @@ fn import_path_aliases(code: &Code) -> Option<Regex> {
             }
         }
     }
-    // An identifier, so it goes into the pattern as it stands.
-    let valid = |n: &&String| {
-        let mut chars = n.chars();
-        chars
-            .next()
-            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-    };
+    let valid = |n: &&String| is_identifier(n);
     let write = r"\s*(?:\.\s*(?:insert|append|extend)\s*\(|\[[^\]]*\]\s*=(?:[^=]|$)|\+=)";
     let mut branches: Vec<String> = Vec::new();
     branches.extend(
@@ -987,31 +1012,129 @@ fn unread_run_in_language(code: &Code) -> Option<usize> {
         // `#` opens a private field's line, not a comment.
         Lang::JavaScript => !line.trim_ascii_start().starts_with(b"#") && code.is_comment(line),
     };
-    // As written, over the whole file: a call's argument may start on the
-    // next line. A match is placed at its last byte (a call's `(`): its
-    // first may be the line break before the name. Every pattern holds one
-    // of a few words, and most files none: a search for them first spares
-    // the patterns' slower search over every byte.
-    let written = needles(lang)
-        .is_match(data)
-        .then(|| re.captures_iter(data))
-        .into_iter()
+    let first = |re: &Regex, written: bool| {
+        // As written, over the whole file: a call's argument may start on
+        // the next line. A match is placed at its last byte (a call's
+        // `(`): its first may be the line break before the name.
+        let written = written
+            .then(|| re.captures_iter(data))
+            .into_iter()
+            .flatten()
+            .map(|c| (c.get(0).map_or(0, |m| m.end().saturating_sub(1)), c))
+            .filter(|(at, _)| !comment(code.line_at(*at)))
+            .find(|(_, c)| counts(data, c))
+            .map(|(at, _)| code.line_of(at));
+        // Folded, line by line (folding reads one line at a time).
+        let folded = code
+            .folded()
+            .iter()
+            .take_while(|f| written.map_or(true, |w| f.n < w))
+            .find(|f| !comment(f.line) && re.captures_iter(&f.text).any(|c| counts(&f.text, &c)))
+            .map(|f| f.n);
+        match (written, folded) {
+            (Some(w), Some(f)) => Some(w.min(f)),
+            (w, f) => w.or(f),
+        }
+    };
+    // Every pattern holds one of a few words, and most files none: a
+    // search for them first spares the patterns' slower search over
+    // every byte.
+    let found = needles(lang).is_match(data);
+    let by_name = first(re, found);
+    let aliased = (found && lang == Lang::Python)
+        .then(|| runner_aliases(code))
         .flatten()
-        .map(|c| (c.get(0).map_or(0, |m| m.end().saturating_sub(1)), c))
-        .filter(|(at, _)| !comment(code.line_at(*at)))
-        .find(|(_, c)| counts(data, c))
-        .map(|(at, _)| code.line_of(at));
-    // Folded, line by line (folding reads one line at a time).
-    let folded = code
-        .folded()
-        .iter()
-        .take_while(|f| written.map_or(true, |w| f.n < w))
-        .find(|f| !comment(f.line) && re.captures_iter(&f.text).any(|c| counts(&f.text, &c)))
-        .map(|f| f.n);
-    match (written, folded) {
-        (Some(w), Some(f)) => Some(w.min(f)),
-        (w, f) => w.or(f),
+        .and_then(|re| first(&re, true));
+    [by_name, aliased].into_iter().flatten().min()
+}
+
+/// For a Python file that binds the builtins module, its `exec`, `eval`
+/// or `compile`, or an interactive console to another name (`import
+/// builtins as b`, `b = __builtins__`, `b = vars(builtins)`, `from
+/// builtins import exec as run`, `c = code.InteractiveConsole()`): a
+/// pattern for those names used as [`pattern`] uses the originals
+/// (`b.exec(s)`, `b[n]`, `getattr(b, n)`, `run(s)`, `c.push(s)`).
+/// cachetools whose `__init__.py` ran `import builtins as _bi` then
+/// `_bi.exec(b64decode(…))` was allowed by every rule but the main model
+/// (session 34). `None` when the file binds no such name.
+fn runner_aliases(code: &Code) -> Option<Regex> {
+    static BINDINGS: OnceLock<Regex> = OnceLock::new();
+    let bindings = BINDINGS.get_or_init(|| {
+        build(
+            &concat!(
+                r"^[ \t]*import[ \t]+(?:[\w.]+[ \t]*(?:as[ \t]+\w+[ \t]*)?,[ \t]*)*builtins[ \t]+as[ \t]+(?P<module>\w+)",
+                r"|^[ \t]*from[ \t]+builtins[ \t]+import[ \t]+(?:\((?P<wrapped>[^#)]*)\)|(?P<names>[^\n#;]*))",
+                // `b = builtins`, `b = vars(builtins)`, `b =
+                // builtins.__dict__`: the module or its namespace.
+                r"|(?:^|[;:])[ \t]*(?P<bound>\w+)[ \t]*=[ \t]*(?:vars[ \t]*\([ \t]*BUILTINS[ \t]*\)|BUILTINS(?:[ \t]*\.[ \t]*__dict__)?)[ \t]*(?:$|[;#])",
+                r"|(?:^|[;:])[ \t]*(?P<console>\w+)[ \t]*=[ \t]*(?:code[ \t]*\.[ \t]*)?InteractiveConsole[ \t]*\(",
+            )
+            .replace("BUILTINS", BUILTINS),
+            true,
+        )
+    });
+    let (mut modules, mut runners, mut consoles) = (Vec::new(), Vec::new(), Vec::new());
+    for c in bindings.captures_iter(code.data) {
+        let name = |m: regex::bytes::Match| String::from_utf8_lossy(m.as_bytes()).into_owned();
+        if let Some(m) = c.name("module").or(c.name("bound")) {
+            modules.push(name(m));
+        } else if let Some(m) = c.name("console") {
+            consoles.push(name(m));
+        } else if let Some(names) = c.name("wrapped").or(c.name("names")) {
+            for item in String::from_utf8_lossy(names.as_bytes()).split(',') {
+                let words: Vec<&str> = item.split_whitespace().collect();
+                if let [n, "as", alias] = words[..] {
+                    if matches!(n, "exec" | "eval" | "compile") {
+                        runners.push(alias.to_string());
+                    }
+                }
+            }
+        }
     }
+    let names = |v: &[String]| {
+        let valid: Vec<&str> = v
+            .iter()
+            .map(String::as_str)
+            .filter(|n| is_identifier(n))
+            .collect();
+        (!valid.is_empty()).then(|| valid.join("|"))
+    };
+    // Calls that run their first argument, in the one `first` group
+    // [`unread_run_in_language`] reads, and other uses that count as they
+    // stand.
+    let (mut calls, mut uses) = (Vec::new(), Vec::new());
+    if let Some(m) = names(&modules) {
+        calls.push(format!(
+            r"\b(?:{m})\s*\.\s*(?:exec|eval|compile)\s*(?:\.\s*__call__\s*)?\("
+        ));
+        uses.push(format!(
+            r#"\b(?:{m})\s*(?:\[|\.\s*(?:get|__getattribute__)\s*\(|\.\s*__dict__\s*(?:\[|\.\s*get\s*\())|\bgetattr\s*\(\s*(?:{m})\s*,\s*[^'"\s]|\bvars\s*\(\s*(?:{m})\s*\)\s*(?:\[|\.\s*get\s*\()"#
+        ));
+    }
+    if let Some(r) = names(&runners) {
+        calls.push(format!(
+            r#"(?:^|[^\w.'"])(?:{r})\s*(?:\.\s*__call__\s*)?\("#
+        ));
+        uses.push(format!(r"(?:[=(,:]\s*|\breturn\s+)(?:{r})\s*(?:[),;\]]|$)"));
+    }
+    if let Some(c) = names(&consoles) {
+        calls.push(format!(r"\b(?:{c})\s*\.\s*push\s*\("));
+    }
+    if calls.is_empty() {
+        return None;
+    }
+    uses.insert(0, format!("(?P<first>{})", calls.join("|")));
+    Some(build(&uses.join("|"), true))
+}
+
+/// Whether `n` is a Python identifier in ASCII, which goes into a pattern
+/// as it stands.
+fn is_identifier(n: &str) -> bool {
+    let mut chars = n.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 #[cfg(test)]
@@ -1098,6 +1221,31 @@ mod tests {
             "imp.load_source('x', p)",
             "m = imp.load_dynamic(name, path)",
             "b = __builtins__.__getattribute__('ev' + 'al')",
+            // The builtins' namespace, or the module reached by name
+            // (allowed by every rule but the main model before session 34).
+            "__builtins__.__dict__[bytes([101, 120, 101, 99]).decode()](s)",
+            "vars(__builtins__)['ex' + 'ec'](s)",
+            "f = builtins.__dict__.get(name)",
+            "f = __builtins__.get(name)",
+            "__import__('builtins').exec(s)",
+            "importlib.import_module('builtins').eval(s)",
+            "sys.modules['builtins'].compile(s, 'x', 'exec')",
+            "getattr(__import__('builtins'), name)(s)",
+            "from builtins import exec as run",
+            "from builtins import (\n    exec as run,\n)\nrun(s)",
+            // Bound to another name first.
+            "import builtins as _bi\n_bi.exec(s)",
+            "import os, builtins as b\nb.eval(s)",
+            "b = __builtins__\nb['exec'](s)",
+            "b = vars(builtins); f = b[name]",
+            "b = builtins.__dict__\nf = b.get(name)",
+            "import builtins as b\ngetattr(b, name)(s)",
+            "import builtins as b\nf = vars(b)[name]",
+            "from builtins import compile as c, exec as x\nx(c(s, 'f', 'exec'))",
+            "import builtins as b\nfrom builtins import exec as x\nx(b.compile(s, 'f', 'exec'))",
+            // An interactive console fed a line.
+            "code.InteractiveConsole().push(line)",
+            "c = code.InteractiveConsole()\nc.push(b64decode(s).decode())",
             // PyArmor's runtime, and bytecode it runs.
             "from pytransform import pyarmor_runtime",
             "from pyarmor_runtime_000000 import __pyarmor__",
@@ -1147,10 +1295,37 @@ mod tests {
             "eval.apply(globalThis, [s]);",
             "Function?.(body)();",
             "Function.apply(null, [body])();",
+            // `Function` reached otherwise (allowed by every rule but the
+            // veto before session 34).
+            "[].constructor.constructor(s)();",
+            "[]['constr' + 'uctor']['constr' + 'uctor'](s)();",
+            "Object.constructor(s)();",
+            "const F = String.constructor;",
+            "(() => 0).constructor(s)();",
+            "Reflect.construct(Function, [s])();",
+            "const F = Function;\nF(s)();",
+            "const F = Reflect.apply(Function.bind, Function, [null, s]);",
         ] {
             assert!(js(code).is_some(), "{code:?}");
         }
         assert!(py("builtins.exec.__call__(s)").is_some());
+        // The line named is the call through the alias, not its binding.
+        assert_eq!(py("import builtins as b\nx = 1\nb.exec(s)\n"), Some(3));
+        // The builtins used as builtins, by any name.
+        for code in [
+            "import builtins as b\nb.open(p)",
+            "import builtins as b\nb.exec('x = 1')",
+            "import builtins as b\ngetattr(b, 'print')(s)",
+            "b = builtins\nif hasattr(b, 'unicode'): pass",
+            "from builtins import open as _open, str",
+            "from builtins import exec\n",
+            "x = builtins.open\n",
+            "setattr(builtins, '_', gettext)",
+            "orig = builtins.__import__",
+            "vars(builtins).update(extra)",
+        ] {
+            assert_eq!(py(code), None, "{code:?}");
+        }
         for code in [
             "re.eval?.(s);",
             "x.eval.call(null, s);",
@@ -1201,6 +1376,13 @@ mod tests {
             (Lang::Python, "runpy.run_module(m)"),
             (Lang::Python, "imp.load_compiled(n, p)"),
             (Lang::Python, "builtins.__getattribute__(n)"),
+            (Lang::Python, "__builtins__.__dict__[n](s)"),
+            (Lang::Python, "vars(__builtins__)[n](s)"),
+            (Lang::Python, "__builtins__.get(n)"),
+            (Lang::Python, "__import__('builtins').exec(s)"),
+            (Lang::Python, "sys.modules['builtins'].eval(s)"),
+            (Lang::Python, "from builtins import exec as run"),
+            (Lang::Python, "InteractiveConsole().push(s)"),
             (Lang::Python, "exec.__call__(s)"),
             (Lang::JavaScript, "eval?.(s)"),
             (Lang::JavaScript, "Function.bind(null, s)"),
@@ -1248,6 +1430,7 @@ mod tests {
             "    >>> new = pickle.loads(p)",
             // A module the package names (pip's runner).
             "runpy.run_module('pip', run_name='__main__', alter_sys=True)",
+            "code.InteractiveConsole(locals()).interact()",
         ] {
             assert_eq!(py(code), None, "{code:?}");
         }
@@ -1262,6 +1445,16 @@ mod tests {
             "const t = `eval(x)`;",
             "const m = await import('./lazy.js');",
             "import x from 'y';",
+            "if (typeof f === Function) {}",
+            "if (f.constructor === Function) {}",
+            "function call(fn: Function): void {}",
+            "let x: Array<Function> = [];",
+            "props: { onClick: [String, Function] },",
+            "const isSimpleType = makeMap('String,Number,Boolean,Function,Symbol,BigInt');",
+            "const C = this.constructor;",
+            "return new this.constructor(opts);",
+            "class A { constructor(x) { this.x = x; } }",
+            "let e = new (Object.getPrototypeOf(t)).constructor(t.length);",
         ] {
             assert_eq!(js(code), None, "{code:?}");
         }

@@ -3554,6 +3554,69 @@ fn unicode_spacing_and_hidden_line_breaks_do_not_hide_code() {
     assert!(note.contains("is_number/__init__.py:1"), "{note}");
 }
 
+/// `exec` and `Function` reached by other names: the builtins module under
+/// an alias or through its namespace, an interactive console fed a line,
+/// and JavaScript's `Function` as a value or a function's constructor.
+/// Each was allowed by every rule but the models at session 34's start
+/// (the veto blocked the JavaScript ones at 0.0036 to 0.023 against its
+/// 0.0017). The builtins used as builtins stay allowed.
+#[test]
+fn code_runners_reached_by_other_names_cannot_be_cleared() {
+    let c = Canary::new();
+    let lax = lax_config(&c);
+    let blob = "b64decode('cHJpbnQoMSk=')";
+    for (name, init) in [
+        ("alias.whl", format!("import builtins as _bi\n_bi.exec({blob})\n")),
+        (
+            "dict.whl",
+            format!("from base64 import b64decode\n__builtins__.__dict__[bytes([101, 120, 101, 99]).decode()]({blob})\n"),
+        ),
+        ("vars.whl", format!("from base64 import b64decode\nvars(__builtins__)['ex' + 'ec']({blob})\n")),
+        ("console.whl", format!("import code\ncode.InteractiveConsole().push({blob}.decode())\n")),
+    ] {
+        let p = is_number_wheel(&c, name, &[("is_number/__init__.py", init.as_bytes())]);
+        let (o, r) = scan_path_json_under(&c, &lax, &p);
+        assert_reason(&o, &r, (2, "inconclusive"));
+        let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+        assert!(note.contains("is_number/__init__.py:2"), "{name}: {note}");
+    }
+    let init = "import builtins as _bi\n_bi.print(getattr(_bi, 'len')([]))\n";
+    let p = is_number_wheel(
+        &c,
+        "plain.whl",
+        &[("is_number/__init__.py", init.as_bytes())],
+    );
+    let (o, r) = scan_path_json_under(&c, &lax, &p);
+    assert_reason(&o, &r, (0, "precheck-harmless"));
+    let body = "Buffer.from('cHJvY2Vzcy5lbnY=', 'base64').toString()";
+    let tail = "\nmodule.exports = function (n) { return typeof n === 'number'; };\n";
+    for (name, call) in [
+        ("cc.tgz", format!("[].constructor.constructor({body})();")),
+        (
+            "cc2.tgz",
+            format!("[]['constr' + 'uctor']['constr' + 'uctor']({body})();"),
+        ),
+        ("object.tgz", format!("Object.constructor({body})();")),
+        (
+            "reflect.tgz",
+            format!("Reflect.construct(Function, [{body}])();"),
+        ),
+    ] {
+        let index = format!("'use strict';\n{call}{tail}");
+        let p = is_number_with(&c, name, "package/index.js", index.as_bytes());
+        let (o, r) = scan_path_json_under(&c, &lax, &p);
+        assert_reason(&o, &r, (2, "inconclusive"));
+        let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+        assert!(note.contains("package/index.js:2"), "{name}: {note}");
+        let (o, r) = scan_path_json(&c, &p);
+        assert_eq!(
+            (code(&o), &r["decision"]),
+            (2, &serde_json::json!("block")),
+            "{name}: {r:#}"
+        );
+    }
+}
+
 /// is-number's files as a wheel (`is_number/...` and a `.dist-info`), with
 /// `added` members after them, written as `name` in the test's folder.
 fn is_number_wheel(c: &Canary, name: &str, added: &[(&str, &[u8])]) -> std::path::PathBuf {
