@@ -48,8 +48,11 @@
 //!   WebSocket servers, Deno's and Bun's `listen` and `serve`;
 //! - credentials other tools keep, and a cloud instance's own: the system
 //!   keyring (`keyring.get_password`, `keytar`), `.pypirc`, the GitHub CLI's
-//!   `gh/hosts.yml`, a Kubernetes service-account token, the instance
-//!   metadata services (`169.254.169.254`, `metadata.google.internal`);
+//!   `gh/hosts.yml`, a Kubernetes service-account token, the AWS CLI's
+//!   `credentials`, SSH private keys, Docker's and kubectl's `config`,
+//!   gcloud's and the Azure CLI's token stores (as one path or in pieces),
+//!   the instance metadata services (`169.254.169.254`,
+//!   `metadata.google.internal`);
 //! - the whole environment made into text or a request's body
 //!   (`JSON.stringify(process.env)`, `json.dumps(dict(os.environ))`,
 //!   `str(os.environ)`, `json=dict(os.environ)`): every CI token and key
@@ -330,7 +333,14 @@ const SECRETS: &str = r#"\bbrowser_cookie3?\b|Login Data|Local State|\bLocal Sto
 // GitHub CLI's `gh/hosts.yml`, a Kubernetes pod's service-account token,
 // and the instance metadata services of AWS, GCP, Azure and Alibaba
 // (`169.254.169.254`, `metadata.google.internal`, `100.100.100.200`).
-const CREDS: &str = r#"\bkeyring\.get_(?:password|credential)\b|\bfrom\s+keyring\s+import\b[^\n]*\bget_(?:password|credential)\b|\bkeytar\.(?:getPassword|findCredentials|findPassword)\b|\.pypirc\b|\bgh/hosts\.yml\b|['"]gh['"]\s*[/,]\s*['"]hosts\.yml['"]|\bkubernetes\.io/serviceaccount\b|\b169\.254\.169\.254\b|\bmetadata\.google\.internal\b|\b100\.100\.100\.200\b|\bfd00:ec2::254\b"#;
+// Also the files where command-line tools keep keys and tokens, as one
+// path or in pieces (`'.aws', 'credentials'`): the AWS CLI's
+// `credentials`, SSH private keys by their default names, Docker's and
+// kubectl's `config`, gcloud's token stores and the Azure CLI's; a
+// stealer reads them by those paths. Not `~/.aws/config` or
+// `.ssh/known_hosts`, which hold no secret, nor `.netrc` (requests reads
+// it for the user).
+const CREDS: &str = r#"\.aws[/\\]+credentials\b|['"]\.aws['"]\s*[,/+]\s*['"][/\\]?credentials['"]|\.ssh[/\\]+id_(?:rsa|dsa|ecdsa|ed25519)\b|['"]\.ssh['"]\s*[,/+]\s*['"][/\\]?id_(?:rsa|dsa|ecdsa|ed25519)\b|\.docker[/\\]+config\.json\b|['"]\.docker['"]\s*[,/+]\s*['"][/\\]?config\.json['"]|\.kube[/\\]+config\b|['"]\.kube['"]\s*[,/+]\s*['"][/\\]?config['"]|\bgcloud[/\\]+(?:credentials|access_tokens)\.db\b|['"]gcloud['"]\s*[,/+]\s*['"](?:credentials|access_tokens)\.db['"]|\.azure[/\\]+(?:accessTokens\.json|msal_token_cache)|['"]\.azure['"]\s*[,/+]\s*['"](?:accessTokens\.json|msal_token_cache)|\bkeyring\.get_(?:password|credential)\b|\bfrom\s+keyring\s+import\b[^\n]*\bget_(?:password|credential)\b|\bkeytar\.(?:getPassword|findCredentials|findPassword)\b|\.pypirc\b|\bgh/hosts\.yml\b|['"]gh['"]\s*[/,]\s*['"]hosts\.yml['"]|\bkubernetes\.io/serviceaccount\b|\b169\.254\.169\.254\b|\bmetadata\.google\.internal\b|\b100\.100\.100\.200\b|\bfd00:ec2::254\b"#;
 // Machine code run from memory through Python's `mmap` or `ctypes`: an
 // executable mapping, or Windows' allocation and thread calls by name
 // (`kernel32.VirtualAlloc`), as a shellcode loader does; and code written
@@ -657,6 +667,38 @@ mod tests {
                 "reads stored or cloud credentials",
             ),
             (
+                "d = open(os.path.join(os.path.expanduser('~'), '.aws', 'credentials')).read()",
+                "reads stored or cloud credentials",
+            ),
+            (
+                "k = (Path.home() / '.ssh' / 'id_ed25519').read_bytes()",
+                "reads stored or cloud credentials",
+            ),
+            (
+                "k = fs.readFileSync(path.join(os.homedir(), '.ssh/id_rsa'), 'utf8');",
+                "reads stored or cloud credentials",
+            ),
+            (
+                "c = open(os.path.expanduser('~/.docker/config.json')).read()",
+                "reads stored or cloud credentials",
+            ),
+            (
+                "c = path.join(os.homedir(), '.kube', 'config');",
+                "reads stored or cloud credentials",
+            ),
+            (
+                "db = sqlite3.connect(home + '/.config/gcloud/credentials.db')",
+                "reads stored or cloud credentials",
+            ),
+            (
+                "t = open(os.path.join(home, '.azure', 'msal_token_cache.json')).read()",
+                "reads stored or cloud credentials",
+            ),
+            (
+                "p = os.path.join(h, '.a' + 'ws', 'cred' + 'entials')",
+                "reads stored or cloud credentials",
+            ),
+            (
                 "open('/var/spool/cron/crontabs/' + user, 'a').write(job)",
                 "makes a program run again later",
             ),
@@ -788,6 +830,10 @@ mod tests {
     #[test]
     fn ordinary_code_does_not_count() {
         for code in [
+            "config_file = os.path.expanduser('~/.aws/config')",
+            "hosts = os.path.join(home, '.ssh', 'known_hosts')",
+            "netrc_path = os.path.expanduser('~/.netrc')",
+            "key = paramiko.RSAKey.from_private_key_file(key_path)",
             "import keyboard_layout",
             "state = load_state('local')",
             "cron = crontab(minute=0)",

@@ -2689,6 +2689,18 @@ fn code_that_spies_on_the_user_is_not_allowed_on_scores_alone() {
             "fetch('http://169.254.169.254/latest/meta-data/iam/security-credentials/').then(send);\n",
             "reads stored or cloud credentials",
         ),
+        // Keys other tools keep, by path in pieces (session 34: allowed by
+        // every rule, the veto alone blocking its Python form).
+        (
+            "aws.tgz",
+            "send(require('fs').readFileSync(require('path').join(require('os').homedir(), '.aws', 'credentials')));\n",
+            "reads stored or cloud credentials",
+        ),
+        (
+            "ssh.tgz",
+            "send(require('fs').readFileSync(require('os').homedir() + '/.ssh/id_ed25519'));\n",
+            "reads stored or cloud credentials",
+        ),
         // Code written into another process and started there, through an
         // FFI (session 22: the Python form scored 0.0020 to the veto, just
         // above its threshold; named by the rule now).
