@@ -26,7 +26,10 @@
 //! - secrets by where they are kept: `browser_cookie3`, Chromium's `Login
 //!   Data`, `Local State` and `Local Storage`,
 //!   `CryptUnprotectData`, Firefox's `logins.json`, `key4.db` and
-//!   `cookies.sqlite`, `wallet.dat`, `.bash_history`, `.git-credentials`;
+//!   `cookies.sqlite`, `wallet.dat`, `.bash_history`, `.git-credentials`,
+//!   wallets by their folders (Exodus, Electrum, an Ethereum keystore,
+//!   Solana's `id.json`, the MetaMask and Phantom extensions' IDs) and
+//!   Telegram Desktop's `tdata`;
 //! - a process's environment or memory read through `/proc` (tokens of
 //!   a CI runner or another user's session);
 //! - the clipboard both read and written in one file (a clipper swapping
@@ -327,7 +330,7 @@ fn shell_startup_write(code: &Code, writing: bool) -> Option<usize> {
 // [`whole_file_gates`] can search them in a few smaller sets.
 const KEYS: &str = r#"\bpynput\b|\bGetAsyncKeyState\b|\bSetWindowsHookEx|\bkeyboard\.(?:on_press|on_release|hook|record|start_recording)\b|\b(?:u?iohook|node-global-key-listener)\b"#;
 const SCREEN: &str = r#"\bImageGrab\.grab\b|\bpyautogui\.screenshot\b|\bscreenshot-desktop\b"#;
-const SECRETS: &str = r#"\bbrowser_cookie3?\b|Login Data|Local State|\bLocal Storage\b|\bCryptUnprotectData\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|\bwallet\.dat\b|\.bash_history\b|\.git-credentials\b"#;
+const SECRETS: &str = r#"\bbrowser_cookie3?\b|Login Data|Local State|\bLocal Storage\b|\bCryptUnprotectData\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|\bwallet\.dat\b|\.bash_history\b|\.git-credentials\b|\bnkbihfbeogaeaoehlefnkodbefgpgknn\b|\bbfnaelmomeimhlpmgjnjophhpkkoljpa\b|\bexodus\.wallet\b|(?i:\belectrum)[/\\]+wallets\b|['"](?i:electrum)['"]\s*[,/+]\s*['"]wallets['"]|(?i:\bethereum)[/\\]+keystore\b|['"]\.?(?i:ethereum)['"]\s*[,/+]\s*['"]keystore['"]|\bsolana[/\\]+id\.json\b|\bTelegram Desktop[/\\]+tdata\b|['"]Telegram Desktop['"]\s*[,/+]\s*['"]tdata['"]"#;
 // Credentials kept by other tools, and a cloud instance's own: the system
 // keyring (`keyring.get_password`, Node's `keytar`), PyPI's `.pypirc`, the
 // GitHub CLI's `gh/hosts.yml`, a Kubernetes pod's service-account token,
@@ -502,6 +505,30 @@ mod tests {
             ),
             (
                 "open(home + '/.bash_history')",
+                "reads browser, wallet or shell secrets",
+            ),
+            (
+                "w = os.path.join(appdata, 'Exodus', 'exodus.wallet')",
+                "reads browser, wallet or shell secrets",
+            ),
+            (
+                "w = os.path.join(appdata, 'Electrum', 'wallets')",
+                "reads browser, wallet or shell secrets",
+            ),
+            (
+                "k = path.join(os.homedir(), '.ethereum/keystore');",
+                "reads browser, wallet or shell secrets",
+            ),
+            (
+                "e = base / 'Local Extension Settings' / 'nkbihfbeogaeaoehlefnkodbefgpgknn'",
+                "reads browser, wallet or shell secrets",
+            ),
+            (
+                "k = json.load(open(home + '/.config/solana/id.json'))",
+                "reads browser, wallet or shell secrets",
+            ),
+            (
+                "t = os.path.join(appdata, 'Telegram Desktop', 'tdata')",
                 "reads browser, wallet or shell secrets",
             ),
             (
@@ -839,6 +866,8 @@ mod tests {
             "cron = crontab(minute=0)",
             "data = json.load(open('logins_json.txt'))",
             "wallet = Wallet()",
+            "self.tdata = [0]",
+            "electrum_wallets = []",
             "key = self.keyboard.hook_id",
             "status = open('/proc/self/status').read()",
             "lib = ctypes.CDLL(path); name = platform.system(); os.system(cmd)",

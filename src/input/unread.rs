@@ -289,6 +289,12 @@ fn opening(lang: Lang) -> &'static Regex {
                     r#"(?:\brequire\s*\(|\bimport\s*\(|\bfrom)\s*['"`]\.{1,2}/(?:[^'"`]*/)?"#,
                     r#"(?:(?:tests?|testing|testdata|test_data|__tests__|spec|docs?)/"#,
                     r#"|test_[^'"`/]*['"`]|[^'"`/]*\.(?:test|spec)(?:\.[^'"`/]*)?['"`])"#,
+                    // A write to where `require` looks for a bare name,
+                    // Node's `sys.path`: `module.paths.unshift(dir)`,
+                    // `process.env.NODE_PATH = dir` then `_initPaths()`,
+                    // `Module.globalPaths`.
+                    r#"|\bmodule\s*\.\s*paths\s*(?:\.\s*(?:push|unshift|splice)\s*\(|=[^=])"#,
+                    r#"|\bNODE_PATH['"]?\s*\]?\s*=[^=]|\b_initPaths\s*\(|\bglobalPaths\s*\.\s*(?:push|unshift|splice)\s*\("#,
                 ),
                 false,
             )
@@ -1532,6 +1538,10 @@ mod tests {
             "require('./testing/h')();",
             "const d = require(\"./lib/testdata/d.js\");",
             "require('./lib/h.test.js');",
+            "module.paths.unshift(path.join(__dirname, 'test', 'fixtures'));",
+            "process.env.NODE_PATH = dir; require('module')._initPaths();",
+            "process.env['NODE_PATH'] = dir;",
+            "require('module').globalPaths.push(dir);",
             "import('./h.spec')",
             "const u = require('./test_utils');",
         ] {
@@ -1566,6 +1576,8 @@ mod tests {
             "require('./latest.js');",
             "require('./contest/x');",
             "require('./testimony')",
+            "const paths = module.paths.slice();",
+            "if (process.env.NODE_PATH === undefined) {}",
             "const t = require('tape/test');",
             "import x from 'jest/testing/x';",
         ] {

