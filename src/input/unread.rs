@@ -123,9 +123,19 @@ fn build(pattern: &str, lines: bool) -> Regex {
 }
 
 /// The builtins module as Python code can name it: `builtins`,
-/// `__builtins__`, `__import__('builtins')`, `import_module('builtins')`,
-/// `sys.modules['builtins']`.
-const BUILTINS: &str = r#"(?:\b(?:builtins|__builtins__)\b|\b(?:__import__|import_module)\s*\(\s*['"]builtins['"]\s*\)|\bsys\s*\.\s*modules\s*\[\s*['"]builtins['"]\s*\])"#;
+/// `__builtins__`, or by a call or a subscript with `'builtins'`
+/// (`__import__('builtins')`, `importlib.import_module('builtins')`,
+/// `sys.modules['builtins']`). Written short: each alternative repeated
+/// in a pattern adds to its build, which every process that meets the
+/// word pays (session 34).
+const BUILTINS: &str =
+    r#"(?:[\w.]+\s*[(\[]\s*['"]builtins['"]\s*[)\]]|\b(?:builtins|__builtins__)\b)"#;
+
+/// [`BUILTINS`] where an attribute follows (`….exec(`), written from its
+/// end: the name, or a quoted `'builtins'` closing a call or a subscript.
+/// A pattern that opens with literals a prefilter can look for costs less
+/// per file than one that opens with a name's `\w+`.
+const BUILTINS_DOT: &str = r#"(?:\b(?:builtins|__builtins__)\b|['"]builtins['"]\s*[)\]])"#;
 
 /// Patterns with named groups: `first` ends just after the `(` of a call
 /// that runs its first argument, `all` after that of a call that runs all
@@ -135,21 +145,16 @@ fn pattern(lang: Lang) -> &'static Regex {
     static JS: OnceLock<Regex> = OnceLock::new();
     match lang {
         Lang::Python => PY.get_or_init(|| {
-            build(&concat!(
+            build(concat!(
                 // `exec(code)`, `builtins.exec(code)`, but not `re.compile(p)`
-                // or a method `x.eval(…)`.
-                // Also through the builtins module reached by name
-                // (`__import__('builtins').exec(s)`) or its namespace
-                // (`vars(builtins)['exec']`, folded to `.exec`).
-                r#"(?P<first>(?:^|[^\w.'"]|(?:\b__dict__|\bvars\s*\(\s*BUILTINS\s*\)|BUILTINS)\s*\.\s*)(?:exec|eval|compile)\s*(?:\.\s*__call__\s*)?\("#,
+                // or a method `x.eval(…)`; other ways to the builtins are
+                // [`builtins_pattern`]'s.
+                r#"(?P<first>(?:^|[^\w.'"]|\b(?:builtins|__builtins__|__dict__)\.)(?:exec|eval|compile)\s*(?:\.\s*__call__\s*)?\("#,
                 // The same by other names: `timeit.timeit(s)`, `cProfile.run(s)`,
                 // `pdb.run(s)`, `InteractiveInterpreter().runsource(s)`.
                 r#"|\b(?:pdb|cProfile|profile)\.run(?:ctx)?\s*\(|\btimeit\.(?:timeit|repeat)\s*\(|\brun(?:source|code)\s*\("#,
                 // A module named at run time run as `__main__`.
-                r#"|\brunpy\.run_module\s*\("#,
-                // An interactive console fed a line (`runsource` and
-                // `runcode` count below, by name).
-                r#"|\bInteractiveConsole\s*\([^()\n]*\)\s*\.\s*push\s*\()"#,
+                r#"|\brunpy\.run_module\s*\()"#,
                 r#"|\bPyRun_\w+"#,
                 r#"|\bexecfile\s*\(|\brun_path\s*\(|\bSource(?:less)?FileLoader\b|\bspec_from_file_location\b"#,
                 // The same through `imp` (Python before 3.12).
@@ -160,14 +165,8 @@ fn pattern(lang: Lang) -> &'static Regex {
                 r#"|\b__pyarmor__\s*\(|\bpyarmor_runtime\w*"#,
                 // Passed as values: `f = exec`, `map(eval, xs)`, `(0, eval)`.
                 r#"|(?:[=(,:]\s*|\breturn\s+|\blambda\b[^:\n]*:\s*)(?:exec|eval)\s*(?:[),;\]]|$)"#,
-                // The builtins by a computed name: `getattr(builtins, n)`,
-                // a subscript or `get` of their namespace
-                // (`builtins.__dict__[n]`, `vars(builtins)[n]`, and
-                // `__builtins__`, a dict in an imported module).
-                r#"|\bgetattr\s*\(\s*BUILTINS\s*,\s*[^'"\s]|\b__builtins__\s*(?:\[|\.\s*get\s*\()|\b(?:globals|locals|vars)\s*\(\s*\)\s*\[\s*['"]__builtins__"#,
-                r#"|BUILTINS\s*\.\s*(?:__getattribute__\s*\(|__dict__\s*(?:\[|\.\s*get\s*\())|\bvars\s*\(\s*BUILTINS\s*\)\s*(?:\[|\.\s*get\s*\()"#,
-                // `exec`, `eval` or `compile` imported under another name.
-                r#"|\bfrom\s+builtins\s+import\b[^\n#]*\b(?:exec|eval|compile)\s+as\b"#,
+                // The builtins by a computed name.
+                r#"|\bgetattr\s*\(\s*(?:builtins|__builtins__)\s*,\s*[^'"\s]|\b__builtins__\s*\[|\b(?:globals|locals|vars)\s*\(\s*\)\s*\[\s*['"]__builtins__|\b(?:builtins|__builtins__)\.__getattribute__\s*\("#,
                 // Loaders that run what the bytes they read say: pickle and
                 // its kin, joblib, numpy with pickles allowed, shelve, yaml's
                 // unsafe loaders, code objects from bytes (marshal,
@@ -180,7 +179,7 @@ fn pattern(lang: Lang) -> &'static Regex {
                 // (`from pickle import loads as l`, `import pickle as p`).
                 r#"|\bfrom\s+(?:c?[pP]ickle|_pickle|dill|cloudpickle|joblib|shelve|marshal|jsonpickle)\s+import\b[^\n]*(?:\b(?:loads?|Unpickler|open|decode)\b|\(\s*$|\*)|\bfrom\s+torch\s+import\b[^\n]*\bload\b|\bfrom\s+yaml\s+import\b[^\n]*\b(?:unsafe_load\w*|full_load\w*|UnsafeLoader|Loader)\b"#,
                 r#"|\bimport\s+(?:[\w.]+(?:\s+as\s+\w+)?\s*,\s*)*(?:c?[pP]ickle|_pickle|dill|cloudpickle|joblib|shelve|marshal|jsonpickle)\s+as\b"#,
-            ).replace("BUILTINS", BUILTINS), true)
+            ), true)
         }),
         Lang::JavaScript => JS.get_or_init(|| {
             build(concat!(
@@ -215,6 +214,39 @@ fn pattern(lang: Lang) -> &'static Regex {
     }
 }
 
+/// [`pattern`]'s Python alternatives that reach `exec`, `eval` and
+/// `compile` through the builtins module or an interactive console, by
+/// other ways than its own: the module by name
+/// (`__import__('builtins').exec(s)`) or through its namespace
+/// (`builtins.__dict__[n]`, `vars(builtins)['exec']`, folded to `.exec`;
+/// `__builtins__.get(n)`, a dict in an imported module), `exec` imported
+/// under another name, `InteractiveConsole().push(s)`. Each holds one of
+/// [`BUILTINS_WORDS`]; searched only in a file (or folded line) that
+/// does: in [`pattern`] they cost every Python file with `exec` or
+/// `eval` a tenth more instructions (session 34, `callgrind` on
+/// typing_extensions' scan).
+fn builtins_pattern() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        build(
+            &concat!(
+                r#"(?P<first>(?:\bvars\s*\(\s*BUILTINS\s*\)|BUILTINS_DOT)\s*\.\s*(?:exec|eval|compile)\s*(?:\.\s*__call__\s*)?\("#,
+                r#"|\bInteractiveConsole\s*\([^()\n]*\)\s*\.\s*push\s*\()"#,
+                r#"|\bgetattr\s*\(\s*BUILTINS\s*,\s*[^'"\s]|\b__builtins__\s*\.\s*get\s*\("#,
+                r#"|BUILTINS_DOT\s*\.\s*(?:__getattribute__\s*\(|__dict__\s*(?:\[|\.\s*get\s*\())|\bvars\s*\(\s*BUILTINS\s*\)\s*(?:\[|\.\s*get\s*\()"#,
+                r#"|\bfrom\s+builtins\s+import\b[^\n#]*\b(?:exec|eval|compile)\s+as\b"#,
+            )
+            .replace("BUILTINS_DOT", BUILTINS_DOT)
+            .replace("BUILTINS", BUILTINS),
+            true,
+        )
+    })
+}
+
+/// The words every match of [`builtins_pattern`] and every binding
+/// [`runner_aliases`] reads hold.
+const BUILTINS_WORDS: [&[u8]; 2] = [b"builtins", b"InteractiveConsole"];
+
 /// Words one of which every match of [`pattern`] holds (a unit test checks
 /// each pattern's cases against them).
 fn needles(lang: Lang) -> &'static Regex {
@@ -223,7 +255,7 @@ fn needles(lang: Lang) -> &'static Regex {
     match lang {
         Lang::Python => PY.get_or_init(|| {
             build(
-                "exec|eval|compile|run_path|run_module|imp\\.load_|pyarmor|FileLoader|spec_from_file_location|builtins|pdb\\.run|rofile\\.run|timeit|runsource|runcode|PyRun_|[pP]ickle|dill|joblib|allow_pickle|shelve|yaml|Loader|marshal|CodeType|torch|InteractiveConsole",
+                "exec|eval|compile|run_path|run_module|imp\\.load_|pyarmor|FileLoader|spec_from_file_location|builtins|pdb\\.run|rofile\\.run|timeit|runsource|runcode|PyRun_|[pP]ickle|dill|joblib|allow_pickle|shelve|yaml|Loader|marshal|CodeType|torch",
                 false,
             )
         }),
@@ -1018,18 +1050,23 @@ fn unread_run_in_language(code: &Code) -> Option<usize> {
         // `#` opens a private field's line, not a comment.
         Lang::JavaScript => !line.trim_ascii_start().starts_with(b"#") && code.is_comment(line),
     };
-    let first = |re: &Regex, written: bool| {
+    // `spans`: where in the file to search as written.
+    let first = |re: &Regex, spans: &[(usize, usize)]| {
         // As written, over the whole file: a call's argument may start on
         // the next line. A match is placed at its last byte (a call's
         // `(`): its first may be the line break before the name.
-        let written = written
-            .then(|| re.captures_iter(data))
-            .into_iter()
-            .flatten()
-            .map(|c| (c.get(0).map_or(0, |m| m.end().saturating_sub(1)), c))
-            .filter(|(at, _)| !comment(code.line_at(*at)))
-            .find(|(_, c)| counts(data, c))
-            .map(|(at, _)| code.line_of(at));
+        let written = spans
+            .iter()
+            .flat_map(|&(start, end)| {
+                let text = &data[start..end];
+                re.captures_iter(text).map(move |c| {
+                    let at = start + c.get(0).map_or(0, |m| m.end().saturating_sub(1));
+                    (at, c, text)
+                })
+            })
+            .filter(|(at, _, _)| !comment(code.line_at(*at)))
+            .find(|(_, c, text)| counts(text, c))
+            .map(|(at, _, _)| code.line_of(at));
         // Folded, line by line (folding reads one line at a time).
         let folded = code
             .folded()
@@ -1045,13 +1082,56 @@ fn unread_run_in_language(code: &Code) -> Option<usize> {
     // Every pattern holds one of a few words, and most files none: a
     // search for them first spares the patterns' slower search over
     // every byte.
-    let found = needles(lang).is_match(data);
-    let by_name = first(re, found);
-    let aliased = (found && lang == Lang::Python)
-        .then(|| runner_aliases(code))
-        .flatten()
-        .and_then(|re| first(&re, true));
-    [by_name, aliased].into_iter().flatten().min()
+    let whole: &[(usize, usize)] = &[(0, data.len())];
+    let by_name = first(
+        re,
+        if needles(lang).is_match(data) {
+            whole
+        } else {
+            &[]
+        },
+    );
+    if lang != Lang::Python {
+        return by_name;
+    }
+    let spans = word_spans(data);
+    // Folding may spell a word the file splits (`'built' + 'ins'`).
+    let folded = |f: &crate::input::code::Folded| {
+        BUILTINS_WORDS
+            .iter()
+            .any(|w| memchr::memmem::find(&f.text, w).is_some())
+    };
+    if spans.is_empty() && !code.folded().iter().any(folded) {
+        return by_name;
+    }
+    let builtins = first(builtins_pattern(), &spans);
+    let aliased = runner_aliases(code, &spans).and_then(|re| first(&re, whole));
+    [by_name, builtins, aliased].into_iter().flatten().min()
+}
+
+/// The parts of `data` that [`builtins_pattern`] and [`runner_aliases`]'
+/// bindings are searched in: from the start of each line that holds one
+/// of [`BUILTINS_WORDS`] to 512 bytes past its end (a call's arguments, a
+/// parenthesised import over several lines), overlapping parts joined.
+/// Searching these, not the whole file, spares a file that names
+/// `builtins` once (typing_extensions) two searches of all its bytes.
+fn word_spans(data: &[u8]) -> Vec<(usize, usize)> {
+    let mut hits: Vec<usize> = BUILTINS_WORDS
+        .iter()
+        .flat_map(|w| memchr::memmem::find_iter(data, w))
+        .collect();
+    hits.sort_unstable();
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    for at in hits {
+        let start = memchr::memrchr(b'\n', &data[..at]).map_or(0, |i| i + 1);
+        let end = memchr::memchr(b'\n', &data[at..]).map_or(data.len(), |i| at + i);
+        let end = (end + 512).min(data.len());
+        match spans.last_mut() {
+            Some(last) if start <= last.1 => last.1 = last.1.max(end),
+            _ => spans.push((start, end)),
+        }
+    }
+    spans
 }
 
 /// For a Python file that binds the builtins module, its `exec`, `eval`
@@ -1063,7 +1143,7 @@ fn unread_run_in_language(code: &Code) -> Option<usize> {
 /// cachetools whose `__init__.py` ran `import builtins as _bi` then
 /// `_bi.exec(b64decode(…))` was allowed by every rule but the main model
 /// (session 34). `None` when the file binds no such name.
-fn runner_aliases(code: &Code) -> Option<Regex> {
+fn runner_aliases(code: &Code, spans: &[(usize, usize)]) -> Option<Regex> {
     static BINDINGS: OnceLock<Regex> = OnceLock::new();
     let bindings = BINDINGS.get_or_init(|| {
         build(
@@ -1080,7 +1160,10 @@ fn runner_aliases(code: &Code) -> Option<Regex> {
         )
     });
     let (mut modules, mut runners, mut consoles) = (Vec::new(), Vec::new(), Vec::new());
-    for c in bindings.captures_iter(code.data) {
+    for c in spans
+        .iter()
+        .flat_map(|&(start, end)| bindings.captures_iter(&code.data[start..end]))
+    {
         let name = |m: regex::bytes::Match| String::from_utf8_lossy(m.as_bytes()).into_owned();
         if let Some(m) = c.name("module").or(c.name("bound")) {
             modules.push(name(m));
@@ -1234,6 +1317,7 @@ mod tests {
             "f = builtins.__dict__.get(name)",
             "f = __builtins__.get(name)",
             "__import__('builtins').exec(s)",
+            "__import__('built' + 'ins').exec(s)",
             "importlib.import_module('builtins').eval(s)",
             "sys.modules['builtins'].compile(s, 'x', 'exec')",
             "getattr(__import__('builtins'), name)(s)",
@@ -1382,13 +1466,6 @@ mod tests {
             (Lang::Python, "runpy.run_module(m)"),
             (Lang::Python, "imp.load_compiled(n, p)"),
             (Lang::Python, "builtins.__getattribute__(n)"),
-            (Lang::Python, "__builtins__.__dict__[n](s)"),
-            (Lang::Python, "vars(__builtins__)[n](s)"),
-            (Lang::Python, "__builtins__.get(n)"),
-            (Lang::Python, "__import__('builtins').exec(s)"),
-            (Lang::Python, "sys.modules['builtins'].eval(s)"),
-            (Lang::Python, "from builtins import exec as run"),
-            (Lang::Python, "InteractiveConsole().push(s)"),
             (Lang::Python, "exec.__call__(s)"),
             (Lang::JavaScript, "eval?.(s)"),
             (Lang::JavaScript, "Function.bind(null, s)"),
@@ -1407,6 +1484,25 @@ mod tests {
         for (lang, case) in cases {
             assert!(pattern(lang).is_match(case.as_bytes()), "{case:?}");
             assert!(needles(lang).is_match(case.as_bytes()), "{case:?}");
+        }
+        // The same for the builtins' other ways and their words.
+        for case in [
+            "__builtins__.__dict__[n](s)",
+            "vars(__builtins__)[n](s)",
+            "__builtins__.get(n)",
+            "__import__('builtins').exec(s)",
+            "sys.modules['builtins'].eval(s)",
+            "getattr(importlib.import_module('builtins'), n)",
+            "from builtins import exec as run",
+            "InteractiveConsole(ns).push(s)",
+        ] {
+            assert!(builtins_pattern().is_match(case.as_bytes()), "{case:?}");
+            assert!(
+                BUILTINS_WORDS
+                    .iter()
+                    .any(|w| memchr::memmem::find(case.as_bytes(), w).is_some()),
+                "{case:?}"
+            );
         }
     }
 
