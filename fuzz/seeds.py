@@ -144,6 +144,18 @@ def main(out):
         ("p-1/setup.cfg", "f", b"[options]\npackage_dir =\n    =tests/src\n"),
         ("p-1/p/__init__.py", "f", b"import sys as _s\nfrom sys import (path as p,\n)\n_s.path.insert(0, 'tests')\np += ['x']\n"),
         ("p-1/tests/src/p/__init__.py", "f", b"# n\rexec(s)\n")])
+    # exec and Function by other names, key files and wallets, Node's
+    # module paths (session 34).
+    tars["runner-aliases"] = tar([
+        ("package/package.json", "f", b'{"name":"a","main":"index.js"}'),
+        ("package/index.js", "f", b"module.paths.unshift(__dirname + '/test');\nrequire('h');\n"
+                                   b"[].constructor.constructor(s)(); Reflect.construct(Function, [s]);\n"
+                                   b"fs.readFileSync(os.homedir() + '/.ssh/id_rsa');\n"),
+        ("package/test/h.js", "f", b"Object.constructor(s)();\n"),
+        ("p-1/p/__init__.py", "f", b"import builtins as _b\nfrom builtins import (\n    exec as run,\n)\n"
+                                   b"_b.exec(s); run(s); vars(__builtins__)['ex' 'ec'](s)\n"
+                                   b"__import__('built' + 'ins').eval(s)\nc = code.InteractiveConsole()\nc.push(s)\n"
+                                   b"open(os.path.join(h, '.aws', 'credentials')); p = 'Electrum', 'wallets'\n")])
     # A path held in a name the file assigns (session 28).
     tars["launched-named"] = tar([
         ("package/package.json", "f", b'{"name":"a","main":"index.js"}'),

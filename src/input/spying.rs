@@ -451,20 +451,33 @@ fn stores() -> &'static Regex {
 /// their words, whose pattern builds in a fraction of that, comes first.
 fn stored_keys(code: &Code) -> Option<(usize, &'static str)> {
     let words = store_words();
+    first_named(code, |text| words.is_match(text), stores)
+}
+
+/// The first line, as written (not a comment) or folded, that `named`'s
+/// pattern matches, and what its named group says ([`WHAT`]). `gated`
+/// holds for every text the pattern matches in, the whole file included:
+/// most files hold none of its words, and one search over the whole file
+/// spares reading it line by line; the pattern, with its named groups, is
+/// built only once a gate has matched.
+fn first_named(
+    code: &Code,
+    gated: impl Fn(&[u8]) -> bool,
+    named: fn() -> &'static Regex,
+) -> Option<(usize, &'static str)> {
     let what = |text: &[u8]| {
-        let c = stores().captures(text)?;
+        let c = named().captures(text)?;
         WHAT.iter()
             .find(|(g, _)| c.name(g).is_some())
             .map(|(_, w)| *w)
     };
     let comment = |line: &[u8]| code.is_comment(line);
-    let written = words
-        .is_match(code.data)
+    let written = gated(code.data)
         .then(|| {
             code.data
                 .split(|&b| b == b'\n')
                 .enumerate()
-                .filter(|(_, line)| !comment(line) && words.is_match(line))
+                .filter(|(_, line)| !comment(line) && gated(line))
                 .find_map(|(n, line)| what(line).map(|w| (n + 1, w)))
         })
         .flatten();
@@ -472,7 +485,7 @@ fn stored_keys(code: &Code) -> Option<(usize, &'static str)> {
         .folded()
         .iter()
         .take_while(|f| written.map_or(true, |(w, _)| f.n < w))
-        .filter(|f| !comment(f.line) && words.is_match(&f.text))
+        .filter(|f| !comment(f.line) && gated(&f.text))
         .find_map(|f| what(&f.text).map(|w| (f.n, w)));
     folded.or(written)
 }
@@ -492,33 +505,7 @@ pub fn first_spying_line_in(code: &Code) -> Option<(usize, &'static str)> {
         return None;
     }
     let gated = |text: &[u8]| whole_file_gates().iter().any(|g| g.is_match(text));
-    // The pattern with its named groups, compiled only once a gate has
-    // matched: most processes never need it.
-    let what = |text: &[u8]| {
-        let c = pattern().captures(text)?;
-        WHAT.iter()
-            .find(|(g, _)| c.name(g).is_some())
-            .map(|(_, w)| *w)
-    };
-    let comment = |line: &[u8]| code.is_comment(line);
-    // Most files hold none of the words as written: one search over the
-    // whole file spares reading it line by line.
-    let written = gated(code.data)
-        .then(|| {
-            code.data
-                .split(|&b| b == b'\n')
-                .enumerate()
-                .filter(|(_, line)| !comment(line))
-                .find_map(|(n, line)| what(line).map(|w| (n + 1, w)))
-        })
-        .flatten();
-    let folded = code
-        .folded()
-        .iter()
-        .take_while(|f| written.map_or(true, |(w, _)| f.n < w))
-        .filter(|f| !comment(f.line) && gated(&f.text))
-        .find_map(|f| what(&f.text).map(|w| (f.n, w)));
-    let named = folded.or(written);
+    let named = first_named(code, gated, pattern);
     let keys = stored_keys(code);
     let piped = environment_piped(code).map(|n| (n, ENVIRON_WHAT));
     let shell = c_library_shell(code).map(|n| (n, C_SHELL));
