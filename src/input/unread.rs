@@ -221,10 +221,10 @@ fn pattern(lang: Lang) -> &'static Regex {
 /// (`builtins.__dict__[n]`, `vars(builtins)['exec']`, folded to `.exec`;
 /// `__builtins__.get(n)`, a dict in an imported module), `exec` imported
 /// under another name, `InteractiveConsole().push(s)`. Each holds one of
-/// [`BUILTINS_WORDS`]; searched only in a file (or folded line) that
-/// does: in [`pattern`] they cost every Python file with `exec` or
-/// `eval` a tenth more instructions (session 34, `callgrind` on
-/// typing_extensions' scan).
+/// [`BUILTINS_WORDS`]; searched only near the lines (or in the folded
+/// lines) that hold one: in [`pattern`], with the alias bindings read over
+/// whole files, they cost typing_extensions' scan 5 % more instructions
+/// (session 34, `callgrind`).
 fn builtins_pattern() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
@@ -1052,9 +1052,10 @@ fn unread_run_in_language(code: &Code) -> Option<usize> {
     };
     // `spans`: where in the file to search as written.
     let first = |re: &Regex, spans: &[(usize, usize)]| {
-        // As written, over the whole file: a call's argument may start on
-        // the next line. A match is placed at its last byte (a call's
-        // `(`): its first may be the line break before the name.
+        // As written, over each span (the whole file for `re`): a call's
+        // argument may start on the next line. A match is placed at its
+        // last byte (a call's `(`): its first may be the line break before
+        // the name.
         let written = spans
             .iter()
             .flat_map(|&(start, end)| {
