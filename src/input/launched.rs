@@ -83,14 +83,15 @@ pub fn launched_paths(path: &str, data: &[u8]) -> Vec<String> {
     // Node's loader under another name (`const load = require`,
     // `const r = createRequire(__filename)`), called as `require` is, and
     // `createRequire(…)(…)` called at once.
-    let loaders = if calls == JS_CALLS {
+    let javascript = calls == JS_CALLS;
+    let loaders = if javascript {
         loader_aliases(data)
     } else {
         Vec::new()
     };
     // Each call with its argument list, and that list split at its commas.
     let mut found_calls = Vec::new();
-    if calls == JS_CALLS && memchr::memmem::find(data, b"createRequire").is_some() {
+    if javascript && memchr::memmem::find(data, b"createRequire").is_some() {
         for m in created_and_called().find_iter(data) {
             if let Some(arg) = call_argument(&data[m.end()..]) {
                 found_calls.push((Call::Require, arg, split_arguments(arg)));
@@ -651,7 +652,6 @@ fn end_outside(rest: &[u8], ends: &[u8]) -> Option<usize> {
     None
 }
 
-/// The names of Node's calls that load or run a file.
 /// The names a JavaScript file gives Node's loader: assigned `require`
 /// itself (`const load = require;`) or what `createRequire(…)` returns
 /// (`const r = module.createRequire(__filename)`). is-number whose
@@ -693,6 +693,7 @@ fn created_and_called() -> &'static regex::bytes::Regex {
     })
 }
 
+/// The names of Node's calls that load or run a file.
 const JS_CALLS: &[&[u8]] = &[
     b"require",
     b"fork",

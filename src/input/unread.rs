@@ -416,14 +416,12 @@ fn import_path_aliases(code: &Code) -> Option<Regex> {
             b"sys" => ("path", &mut lists),
             _ => ("addsitedir", &mut adders),
         };
-        for item in String::from_utf8_lossy(names.as_bytes()).split(',') {
-            let words: Vec<&str> = item.split_whitespace().collect();
-            match words[..] {
-                [n] if n == wanted => to.push(n.to_string()),
-                [n, "as", alias] if n == wanted => to.push(alias.to_string()),
-                _ => {}
-            }
-        }
+        to.extend(
+            imported(names.as_bytes())
+                .into_iter()
+                .filter(|(n, _)| n == wanted)
+                .map(|(_, local)| local),
+        );
     }
     let valid = |n: &&String| is_identifier(n);
     let write = r"\s*(?:\.\s*(?:insert|append|extend)\s*\(|\[[^\]]*\]\s*=(?:[^=]|$)|\+=)";
@@ -1171,14 +1169,15 @@ fn runner_aliases(code: &Code, spans: &[(usize, usize)]) -> Option<Regex> {
         } else if let Some(m) = c.name("console") {
             consoles.push(name(m));
         } else if let Some(names) = c.name("wrapped").or(c.name("names")) {
-            for item in String::from_utf8_lossy(names.as_bytes()).split(',') {
-                let words: Vec<&str> = item.split_whitespace().collect();
-                if let [n, "as", alias] = words[..] {
-                    if matches!(n, "exec" | "eval" | "compile") {
-                        runners.push(alias.to_string());
-                    }
-                }
-            }
+            // Only under another name: `exec` itself is [`pattern`]'s.
+            runners.extend(
+                imported(names.as_bytes())
+                    .into_iter()
+                    .filter(|(n, local)| {
+                        n != local && matches!(n.as_str(), "exec" | "eval" | "compile")
+                    })
+                    .map(|(_, local)| local),
+            );
         }
     }
     let names = |v: &[String]| {
@@ -1215,6 +1214,24 @@ fn runner_aliases(code: &Code, spans: &[(usize, usize)]) -> Option<Regex> {
     }
     uses.insert(0, format!("(?P<first>{})", calls.join("|")));
     Some(build(&uses.join("|"), true))
+}
+
+/// The names a `from M import …` list imports, each with the name it is
+/// bound to (`path` → `path`, `exec as run` → `run`), from the list as
+/// written after `import` or inside its parentheses. Items that are
+/// neither form (a `*`, a stray token) are skipped.
+fn imported(list: &[u8]) -> Vec<(String, String)> {
+    String::from_utf8_lossy(list)
+        .split(',')
+        .filter_map(|item| {
+            let words: Vec<&str> = item.split_whitespace().collect();
+            match words[..] {
+                [n] => Some((n.to_string(), n.to_string())),
+                [n, "as", alias] => Some((n.to_string(), alias.to_string())),
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 /// Whether `n` is a Python identifier in ASCII, which goes into a pattern
