@@ -9,7 +9,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::config::{Config, PrecheckMode};
+use crate::config::{Config, PrecheckMode, Thresholds};
 use crate::detector::{Detector, DetectorRequest};
 use crate::input::Input;
 use crate::policy::Policy;
@@ -72,6 +72,31 @@ pub fn band(score: f32, harmful_at: f32, harmless_below: f32) -> Band {
         Band::Harmless
     } else {
         Band::Uncertain
+    }
+}
+
+/// How far under `harmless-below` a score must fall to clear when the
+/// pre-check does not run on the path its thresholds were calibrated on.
+/// Thresholds come from CPU scores, and a calibrated `harmless-below` is
+/// the lowest harmful dev score itself: on an H200, CUDA scores differed
+/// from the CPU's by up to 8.4e-5 of their value (session 35, dev of both
+/// policies), and one harmful prompt-injection dev row scored 0.008584418
+/// there against its own threshold of 0.008584422, an allow on the GPU
+/// and a block on the CPU. The margin is twelve times that difference.
+pub const DEVICE_MARGIN: f32 = 1e-3;
+
+/// The thresholds a pre-check's scores are held to: its own, or with
+/// `harmless-below` lowered by [`DEVICE_MARGIN`] where the scores are not
+/// exact. Only the allow moves: noise may make an input uncertain, never
+/// clear it.
+pub fn held_to(t: Thresholds, exact: bool) -> Thresholds {
+    if exact {
+        t
+    } else {
+        Thresholds {
+            harmless_below: t.harmless_below * (1.0 - DEVICE_MARGIN),
+            ..t
+        }
     }
 }
 
@@ -314,13 +339,15 @@ impl Coordinator {
         let (mut precheck, band) = match &gate.precheck {
             Some(model) => {
                 let scores = model.slice_scores(&input.text);
-                let t = self
-                    .config
-                    .precheck
-                    .thresholds
-                    .get(&gate.policy.id)
-                    .copied()
-                    .unwrap_or_else(|| model.thresholds());
+                let t = held_to(
+                    self.config
+                        .precheck
+                        .thresholds
+                        .get(&gate.policy.id)
+                        .copied()
+                        .unwrap_or_else(|| model.thresholds()),
+                    model.exact(),
+                );
                 let mut s = crate::precheck::PrecheckScore::of(&scores);
                 let mut b = band(s.score, t.harmful_at, t.harmless_below);
                 if mode == PrecheckMode::Cascade {
@@ -362,7 +389,7 @@ impl Coordinator {
                         let parts = v.slice_scores_in_parts(&input.text);
                         let vs: Vec<(f32, Span)> =
                             parts.iter().map(|(s, sp, _)| (*s, *sp)).collect();
-                        let vt = v.thresholds();
+                        let vt = held_to(v.thresholds(), v.exact());
                         let top = crate::precheck::PrecheckScore::of(&vs);
                         let cleared = clears(top.score, vt.harmless_below);
                         // Of a slice of a view, detectors get the lines it
@@ -1260,6 +1287,96 @@ mod tests {
         assert!(seen.iter().any(|s| s.contains("+os.system(cmd)\n")));
         assert!(seen.iter().any(|s| s.contains("os.environ['HOME']")));
         assert!(seen.iter().all(|s| !s.contains("total_100 ")), "{seen:?}");
+    }
+
+    /// A pre-check off the CPU path clears an input only by
+    /// [`DEVICE_MARGIN`] under `harmless-below`, main model and veto alike;
+    /// on the exact path the threshold stands as calibrated.
+    #[test]
+    fn scores_off_the_calibrated_path_clear_only_by_a_margin() {
+        struct OnDevice(Words, bool);
+        impl Precheck for OnDevice {
+            fn model_id(&self) -> &str {
+                self.0.model_id()
+            }
+            fn thresholds(&self) -> crate::config::Thresholds {
+                self.0.thresholds()
+            }
+            fn slice_rule(&self) -> crate::precheck::SliceRule {
+                self.0.slice_rule()
+            }
+            fn slice_score(&self, slice: &[u8]) -> f32 {
+                self.0.slice_score(slice)
+            }
+            fn exact(&self) -> bool {
+                self.1
+            }
+        }
+        // Calm text scores 0.04999: under 0.05 by 2e-4 of it, less than
+        // the margin; "QUIET" scores 0.01, far under.
+        let near = |exact: bool| {
+            OnDevice(
+                Words {
+                    id: "near",
+                    thresholds: crate::config::Thresholds {
+                        harmful_at: 0.9,
+                        harmless_below: 0.05,
+                    },
+                    window: 64,
+                    words: &[(b"QUIET", 0.01)],
+                    calm: 0.04999,
+                },
+                exact,
+            )
+        };
+        let run = |main: OnDevice, veto: Option<OnDevice>, text: &str| {
+            let c = Coordinator::new(
+                Config::default(),
+                vec![PolicyGate {
+                    policy: Policy::builtin("malicious-package").unwrap(),
+                    precheck: Some(Arc::new(main) as Arc<dyn Precheck>),
+                    veto: veto.map(|v| Arc::new(v) as Arc<dyn Precheck>),
+                }],
+                vec![],
+                true,
+            )
+            .unwrap();
+            let input = package(&[("pkg/m.py", text.to_string())]);
+            c.scan(&input, &["malicious-package".to_string()]).policies[0].clone()
+        };
+        let calm = "c".repeat(40);
+        let quiet = format!("{calm}QUIET");
+        // The main model.
+        assert_eq!(
+            run(near(true), None, &calm).reason,
+            Reason::PrecheckHarmless
+        );
+        let p = run(near(false), None, &calm);
+        assert_eq!(
+            (p.precheck.band, p.reason),
+            (Band::Uncertain, Reason::Inconclusive)
+        );
+        assert_eq!(
+            run(near(false), None, &quiet).reason,
+            Reason::PrecheckHarmless
+        );
+        // The veto, behind an exact main model that clears calm text.
+        let p = run(near(true), Some(near(true)), &calm);
+        assert_eq!(p.reason, Reason::PrecheckHarmless);
+        let p = run(near(true), Some(near(false)), &calm);
+        assert_eq!(p.reason, Reason::Inconclusive);
+        assert!(!p.precheck.veto.as_ref().unwrap().cleared);
+        let p = run(near(true), Some(near(false)), &quiet);
+        assert_eq!(p.reason, Reason::PrecheckHarmless);
+        // The pure rule: only harmless-below moves, and only off the path.
+        let t = Thresholds {
+            harmful_at: 0.9,
+            harmless_below: 0.05,
+        };
+        assert_eq!(held_to(t, true), t);
+        let off = held_to(t, false);
+        assert_eq!(off.harmful_at, 0.9);
+        assert!(off.harmless_below < 0.04999 && off.harmless_below > 0.0499);
     }
 
     #[test]

@@ -57,6 +57,13 @@ pub trait Precheck: Send + Sync {
     fn parallel(&self) -> bool {
         true
     }
+    /// Whether its scores are, bit for bit, the ones its thresholds were
+    /// calibrated on (the CPU path). A GPU sums in another order, and the
+    /// gate then holds its allow to a margin
+    /// ([`crate::coordinator::held_to`]).
+    fn exact(&self) -> bool {
+        true
+    }
     /// What this pre-check reads of a text: the text itself, or a view of
     /// it whose slices are mapped back to the text's spans.
     fn view(&self) -> View {
@@ -398,6 +405,11 @@ impl Precheck for HashedModel {
 
     fn parallel(&self) -> bool {
         // One device queue: CPU threads would only wait on each other.
+        self.on_cpu()
+    }
+
+    fn exact(&self) -> bool {
+        // Training calibrates on CPU scores (`HashedModel::from_parts`).
         self.on_cpu()
     }
 
