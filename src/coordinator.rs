@@ -981,6 +981,47 @@ mod tests {
         }
     }
 
+    /// [`Words`] read through a view, or scored off the exact path.
+    struct Dressed {
+        words: Words,
+        view: crate::precheck::View,
+        exact: bool,
+    }
+    impl Dressed {
+        fn viewed(words: Words) -> Dressed {
+            let view = crate::precheck::View::Capabilities;
+            Dressed {
+                words,
+                view,
+                exact: true,
+            }
+        }
+        fn on_device(words: Words, exact: bool) -> Dressed {
+            let view = crate::precheck::View::Text;
+            Dressed { words, view, exact }
+        }
+    }
+    impl Precheck for Dressed {
+        fn model_id(&self) -> &str {
+            self.words.model_id()
+        }
+        fn thresholds(&self) -> crate::config::Thresholds {
+            self.words.thresholds()
+        }
+        fn slice_rule(&self) -> crate::precheck::SliceRule {
+            self.words.slice_rule()
+        }
+        fn slice_score(&self, slice: &[u8]) -> f32 {
+            self.words.slice_score(slice)
+        }
+        fn view(&self) -> crate::precheck::View {
+            self.view
+        }
+        fn exact(&self) -> bool {
+            self.exact
+        }
+    }
+
     /// 0.01 for calm text, 0.5 for a slice holding "ODD", 0.99 for
     /// "PAYLOAD", in 64-byte slices.
     const LEVELS: Words = Words {
@@ -1225,25 +1266,7 @@ mod tests {
     /// view never read that, and the main model cleared it.
     #[test]
     fn a_view_vetos_review_holds_its_lines_not_the_source_between() {
-        struct Viewed(Words);
-        impl Precheck for Viewed {
-            fn model_id(&self) -> &str {
-                self.0.model_id()
-            }
-            fn thresholds(&self) -> crate::config::Thresholds {
-                self.0.thresholds()
-            }
-            fn slice_rule(&self) -> crate::precheck::SliceRule {
-                self.0.slice_rule()
-            }
-            fn slice_score(&self, slice: &[u8]) -> f32 {
-                self.0.slice_score(slice)
-            }
-            fn view(&self) -> crate::precheck::View {
-                crate::precheck::View::Capabilities
-            }
-        }
-        let veto = Viewed(Words {
+        let veto = Dressed::viewed(Words {
             id: "viewed",
             thresholds: crate::config::Thresholds {
                 harmful_at: 0.9,
@@ -1294,28 +1317,10 @@ mod tests {
     /// on the exact path the threshold stands as calibrated.
     #[test]
     fn scores_off_the_calibrated_path_clear_only_by_a_margin() {
-        struct OnDevice(Words, bool);
-        impl Precheck for OnDevice {
-            fn model_id(&self) -> &str {
-                self.0.model_id()
-            }
-            fn thresholds(&self) -> crate::config::Thresholds {
-                self.0.thresholds()
-            }
-            fn slice_rule(&self) -> crate::precheck::SliceRule {
-                self.0.slice_rule()
-            }
-            fn slice_score(&self, slice: &[u8]) -> f32 {
-                self.0.slice_score(slice)
-            }
-            fn exact(&self) -> bool {
-                self.1
-            }
-        }
         // Calm text scores 0.04999: under 0.05 by 2e-4 of it, less than
         // the margin; "QUIET" scores 0.01, far under.
         let near = |exact: bool| {
-            OnDevice(
+            Dressed::on_device(
                 Words {
                     id: "near",
                     thresholds: crate::config::Thresholds {
@@ -1329,7 +1334,7 @@ mod tests {
                 exact,
             )
         };
-        let run = |main: OnDevice, veto: Option<OnDevice>, text: &str| {
+        let run = |main: Dressed, veto: Option<Dressed>, text: &str| {
             let c = Coordinator::new(
                 Config::default(),
                 vec![PolicyGate {
