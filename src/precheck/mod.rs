@@ -460,15 +460,12 @@ pub fn device(name: Option<&str>) -> Result<candle_core::Device, ModelError> {
     match name.unwrap_or("cpu") {
         "cpu" => Ok(candle_core::Device::Cpu),
         "cuda" => candle_core::Device::new_cuda(0).map_err(|e| {
-            ModelError::Unavailable("cuda".into(), format!("{e} (build with --features cuda)"))
+            ModelError::Device("cuda".into(), format!("{e} (build with --features cuda)"))
         }),
         "metal" => candle_core::Device::new_metal(0).map_err(|e| {
-            ModelError::Unavailable("metal".into(), format!("{e} (build with --features metal)"))
+            ModelError::Device("metal".into(), format!("{e} (build with --features metal)"))
         }),
-        other => Err(ModelError::Unavailable(
-            other.into(),
-            "unknown device".into(),
-        )),
+        other => Err(ModelError::Device(other.into(), "unknown device".into())),
     }
 }
 

@@ -43,6 +43,8 @@ pub enum ModelError {
     },
     #[error("model reference {0:?} is not available: {1}")]
     Unavailable(String, String),
+    #[error("device {0:?} is not available: {1}; use `[precheck] device = \"cpu\"` (`--device cpu` for `canary train`) or a build that has it (see README, \"GPU\")")]
+    Device(String, String),
     #[error("candle error on model {path}: {source}")]
     Candle {
         path: String,

@@ -527,6 +527,50 @@ fn tampered_model_is_refused() {
     assert!(stderr(&o).contains("no/such/model"));
 }
 
+/// A build without CUDA asked to score on it stops before scanning, naming
+/// the device and the way out; it never falls back to the CPU unasked.
+#[cfg(not(feature = "cuda"))]
+#[test]
+fn a_device_this_build_lacks_stops_the_run() {
+    let c = Canary::new();
+    let cfg = c.write("c.toml", "[precheck]\ndevice = \"cuda\"\n");
+    let o = c.run(&[
+        "--config",
+        cfg.to_str().unwrap(),
+        "scan",
+        &path("text/meeting-notes.txt"),
+    ]);
+    assert_eq!(code(&o), 3);
+    assert!(stdout(&o).is_empty());
+    let e = stderr(&o);
+    assert!(e.contains("device \"cuda\" is not available"), "{e}");
+    assert!(
+        e.contains("--features cuda") && e.contains("device = \"cpu\""),
+        "{e}"
+    );
+    let data = path("text/meeting-notes.txt");
+    let o = c.run(&[
+        "train",
+        "--device",
+        "cuda",
+        "--policy",
+        "prompt-injection",
+        "--data",
+        &data,
+        "--dev",
+        &data,
+        "--out",
+        "out",
+    ]);
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("device \"cuda\" is not available"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!c.dir.path().join("out").exists());
+}
+
 #[test]
 fn block_only_mode_never_allows_on_a_low_score_alone() {
     let c = Canary::new();
