@@ -170,6 +170,8 @@ struct TrainArgs {
     dev: PathBuf,
     #[arg(long)]
     out: PathBuf,
+    /// Where to train: cpu, cuda or metal (the last two need a build with
+    /// that feature; the thresholds are calibrated on CPU scores either way).
     #[arg(long, default_value = "cpu")]
     device: String,
     #[arg(long)]
