@@ -7,6 +7,7 @@
 //! batch file that cannot be opened is a hard error (nothing was scanned). This
 //! module never contacts a registry and never writes to disk.
 
+pub mod agents;
 pub mod archive;
 pub mod code;
 pub mod collection;

@@ -926,6 +926,9 @@ struct HiddenCode {
     unparsed: Vec<(String, String)>,
     /// (code file, line where it runs code it does not hold)
     unread: Vec<(String, usize)>,
+    /// (file for AI agents, line where it orders a download piped into a
+    /// shell) ([`super::agents`]).
+    agent_orders: Vec<(String, usize)>,
     /// (file, line, what it does) where code watches the user or makes a
     /// program run again ([`super::spying`]).
     spying: Vec<(String, usize, &'static str)>,
@@ -1095,6 +1098,11 @@ impl HiddenCode {
             };
             to.push((m.path.clone(), line));
         }
+        // Wherever it lies: an agent loads a test folder's AGENTS.md when
+        // it works there.
+        if let Some(line) = super::agents::first_fetched_order_in(&code) {
+            self.agent_orders.push((m.path.clone(), line));
+        }
         if let Some((line, what)) = super::spying::first_spying_line_in(&code) {
             let to = if tests {
                 &mut self.tests_spying
@@ -1123,6 +1131,7 @@ impl HiddenCode {
         self.hooks.extend(other.hooks);
         self.unparsed.extend(other.unparsed);
         self.unread.extend(other.unread);
+        self.agent_orders.extend(other.agent_orders);
         self.unread_unchanged.extend(other.unread_unchanged);
         self.altered_unread.extend(other.altered_unread);
         self.fetched.extend(other.fetched);
@@ -1203,6 +1212,7 @@ impl HiddenCode {
         self.hooks.sort();
         self.unparsed.sort();
         self.unread.sort();
+        self.agent_orders.sort();
         self.unread_unchanged.sort();
         self.altered_unread.sort();
         self.fetched.sort();
@@ -1329,6 +1339,7 @@ impl HiddenCode {
     fn not_on_scores_alone(&self) -> Vec<String> {
         [
             hooks_note(&self.hooks),
+            agent_orders_note(&self.agent_orders),
             unparsed_note(&self.unparsed),
             unread_note(self),
             spying_note(&self.spying),
@@ -1619,6 +1630,17 @@ fn hooks_note(hooks: &[(String, String)]) -> Option<String> {
     files_note(&shown, |n, names| {
         format!(
             "installing this package runs its code ({n} install hook(s): {names}); the pre-check alone does not allow install-time code, as pnpm and Bun do not run it without consent: left to detectors, or review it and allowlist the artifact by sha256"
+        )
+    })
+}
+
+/// The reason the pre-check alone does not allow a package whose files
+/// for AI agents order a download run ([`super::agents`]).
+fn agent_orders_note(orders: &[(String, usize)]) -> Option<String> {
+    let shown: Vec<String> = orders.iter().map(|(p, l)| format!("{p}:{l}")).collect();
+    files_note(&shown, |n, names| {
+        format!(
+            "{n} file(s) written for AI coding agents order a download piped into a shell ({names}); an agent that works in the unpacked package follows them with its own tools, and what it would run is fetched when it runs: left to detectors, or review them and allowlist the artifact by sha256"
         )
     })
 }

@@ -984,9 +984,23 @@ pub fn first_unread_run_in(code: &Code) -> Option<usize> {
 /// (`| python`, `| python -`), not `| python -m json.tool`.
 fn fetched_and_run(code: &Code) -> Option<usize> {
     let lower = file_name(code.path).1;
-    if is_inert(code.path) || matches!(extension(&lower), "toml" | "cfg" | "ini" | "yml" | "yaml") {
+    // A file for AI agents is read line by line, comments too, and
+    // reported as an order to them ([`super::agents`]).
+    if is_inert(code.path)
+        || matches!(extension(&lower), "toml" | "cfg" | "ini" | "yml" | "yaml")
+        || super::agents::is_agent_instructions(code.path)
+    {
         return None;
     }
+    let (words, run) = download_and_run();
+    // Each continuation joined, and as folded (`"curl … " + "| sh"` in
+    // Python or JavaScript is one command).
+    code.first_command_line(words, run)
+}
+
+/// [`fetched_and_run`]'s patterns: the words every match holds (searched
+/// first, over the whole file), and the command.
+pub(super) fn download_and_run() -> (&'static Regex, &'static Regex) {
     static WORDS: OnceLock<Regex> = OnceLock::new();
     static RUN: OnceLock<Regex> = OnceLock::new();
     let words = WORDS.get_or_init(|| {
@@ -1007,9 +1021,7 @@ fn fetched_and_run(code: &Code) -> Option<usize> {
             true,
         )
     });
-    // Each continuation joined, and as folded (`"curl … " + "| sh"` in
-    // Python or JavaScript is one command).
-    code.first_command_line(words, run)
+    (words, run)
 }
 
 /// [`first_unread_run_in`] for Python and JavaScript, by their own
