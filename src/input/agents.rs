@@ -61,11 +61,19 @@ pub fn is_agent_instructions(path: &str) -> bool {
     if NAMES.contains(&file_name(path).1.as_str()) {
         return true;
     }
-    let parts: Vec<String> = path.split('/').map(|d| d.to_ascii_lowercase()).collect();
-    let dirs = &parts[..parts.len() - 1];
+    // Every member is asked: most paths have no folder a dot opens, which
+    // each of `FOLDERS` starts with, and are answered without allocating.
+    let dirs = path.rsplit_once('/').map_or("", |(d, _)| d);
+    if !dirs.split('/').any(|d| d.starts_with('.')) {
+        return false;
+    }
+    let dirs: Vec<&str> = dirs.split('/').collect();
     FOLDERS.iter().any(|f| {
-        dirs.windows(f.len())
-            .any(|w| w.iter().zip(f.iter()).all(|(a, b)| a == b))
+        dirs.windows(f.len()).any(|w| {
+            w.iter()
+                .zip(f.iter())
+                .all(|(a, b)| a.eq_ignore_ascii_case(b))
+        })
     })
 }
 
@@ -84,23 +92,10 @@ pub fn first_fetched_order_in(code: &Code) -> Option<usize> {
     if !is_agent_instructions(code.path) {
         return None;
     }
-    let (words, run) = super::unread::download_and_run();
-    if !code.holds(words) {
-        return None;
-    }
     // As written, each continuation joined, and as folded (a script
-    // under `.claude/` that joins `"curl … " + "| sh"`), as
-    // [`Code::first_command_line`] reads code, comments included.
-    let written = code
-        .logical_lines()
-        .find(|(_, line)| run.is_match(line))
-        .map(|(n, _)| n);
-    let folded = code
-        .folded()
-        .iter()
-        .find(|f| run.is_match(&f.text))
-        .map(|f| f.n);
-    written.into_iter().chain(folded).min()
+    // under `.claude/` that joins `"curl … " + "| sh"`), comments included.
+    let (words, run) = super::unread::download_and_run();
+    code.first_line_matching(words, run)
 }
 
 #[cfg(test)]

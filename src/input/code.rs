@@ -114,17 +114,39 @@ impl<'a> Code<'a> {
         words: &regex::bytes::Regex,
         re: &regex::bytes::Regex,
     ) -> Option<usize> {
+        self.first_line_where(words, re, |line| !self.is_comment(line))
+    }
+
+    /// [`first_command_line`](Self::first_command_line) with every line
+    /// read, comment lines too: for a reader to whom `#` opens no comment
+    /// (an AI agent reading Markdown, where it opens a heading).
+    pub fn first_line_matching(
+        &self,
+        words: &regex::bytes::Regex,
+        re: &regex::bytes::Regex,
+    ) -> Option<usize> {
+        self.first_line_where(words, re, |_| true)
+    }
+
+    /// The first line, as written (continuations joined) or as folded,
+    /// that `counts` (given the line as written) and `re` matches.
+    fn first_line_where(
+        &self,
+        words: &regex::bytes::Regex,
+        re: &regex::bytes::Regex,
+        counts: impl Fn(&[u8]) -> bool,
+    ) -> Option<usize> {
         if !self.holds(words) {
             return None;
         }
         let written = self
             .logical_lines()
-            .find(|(_, line)| !self.is_comment(line) && re.is_match(line))
+            .find(|(_, line)| counts(line) && re.is_match(line))
             .map(|(n, _)| n);
         let folded = self
             .folded()
             .iter()
-            .find(|f| !self.is_comment(f.line) && re.is_match(&f.text))
+            .find(|f| counts(f.line) && re.is_match(&f.text))
             .map(|f| f.n);
         written.into_iter().chain(folded).min()
     }
