@@ -2145,7 +2145,7 @@ fn render_paired(
 }
 
 /// Archives smaller than this are read, hashed and rendered on one thread.
-const SMALL_ARCHIVE: u64 = 128 * 1024;
+const SMALL_ARCHIVE: u64 = 32 * 1024;
 
 fn is_small_file(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() < SMALL_ARCHIVE)
@@ -2153,8 +2153,8 @@ fn is_small_file(path: &Path) -> bool {
 
 /// Members handed to one rendering task: enough to amortise the hand-off,
 /// few enough that a package of many small files still spreads over cores.
-const BATCH_MEMBERS: usize = 64;
-const BATCH_BYTES: usize = 1 << 20;
+const BATCH_MEMBERS: usize = 16;
+const BATCH_BYTES: usize = 128 << 10;
 
 /// Scan mode, one package, no base: what `render(None, package, Scan)`
 /// gives, byte for byte, but each member is rendered while the archive is
