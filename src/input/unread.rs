@@ -36,7 +36,9 @@
 //! `shelve.open`, `torch.load` unless the line asks for `weights_only=True`,
 //! yaml's unsafe loaders, and code objects from bytes: `marshal.loads`,
 //! `CodeType(…)`; also imported by name or under another name, `from
-//! pickle import loads as l`, `import pickle as p`): tomli loading a pickle it ships with `joblib.load`,
+//! pickle import loads as l`, `import pickle as p`, held as a value, `f =
+//! pickle.loads`, reached by `getattr`, or their module imported by a call,
+//! `__import__('pickle')`): tomli loading a pickle it ships with `joblib.load`,
 //! `numpy.load`, `torch.load` or `shelve` had an empty capability view and
 //! was allowed (session 19). In JavaScript, `eval` (also `globalThis.eval`) of
 //! anything but a literal, `Function(…)` with a computed argument and the
@@ -179,6 +181,17 @@ fn pattern(lang: Lang) -> &'static Regex {
                 // (`from pickle import loads as l`, `import pickle as p`).
                 r#"|\bfrom\s+(?:c?[pP]ickle|_pickle|dill|cloudpickle|joblib|shelve|marshal|jsonpickle)\s+import\b[^\n]*(?:\b(?:loads?|Unpickler|open|decode)\b|\(\s*$|\*)|\bfrom\s+torch\s+import\b[^\n]*\bload\b|\bfrom\s+yaml\s+import\b[^\n]*\b(?:unsafe_load\w*|full_load\w*|UnsafeLoader|Loader)\b"#,
                 r#"|\bimport\s+(?:[\w.]+(?:\s+as\s+\w+)?\s*,\s*)*(?:c?[pP]ickle|_pickle|dill|cloudpickle|joblib|shelve|marshal|jsonpickle)\s+as\b"#,
+                // The same loaders held as a value and called later (`f =
+                // pickle.loads`; `getattr(marshal, 'lo' + 'ads')` folds to
+                // it), reached by a computed name (`getattr(pickle, n)`), or
+                // their module imported by a call (`__import__('pickle')`,
+                // `importlib.import_module('pick' + 'le')`,
+                // `sys.modules['pickle']`), which `import pickle` never needs.
+                // Each took one line to pass a hidden `pickle.loads` of
+                // bytes by this rule (session 37; the veto blocked them).
+                r#"|(?:[=(,:]\s*|\breturn\s+)(?:c?[pP]ickle|_pickle|dill|cloudpickle|marshal)\.loads?\s*(?:[),;\]]|$)"#,
+                r#"|\bgetattr\s*\(\s*(?:c?[pP]ickle|_pickle|dill|cloudpickle|marshal)\s*,\s*[^'"\s]"#,
+                r#"|(?:\b__import__\s*\(|\bimport_module\s*\(|\bmodules\s*\.\s*get\s*\(|\bmodules\s*\[)\s*['"](?:c?[pP]ickle|_pickle|dill|cloudpickle|marshal)['"]"#,
             ), true)
         }),
         Lang::JavaScript => JS.get_or_init(|| {
@@ -1388,6 +1401,17 @@ mod tests {
             "import os, pickle as _p",
             "from yaml import unsafe_load",
             "from torch import load",
+            // The same loaders as values, by computed names, or imported
+            // by a call.
+            "f = pickle.loads\nf(b64decode(blob))",
+            "_f = getattr(marshal, 'lo' + 'ads')",
+            "r = getattr(pickle, name)",
+            "restore = list(map(cPickle.loads, blobs))",
+            "return dill.load",
+            "m = __import__('pickle')",
+            "m = importlib.import_module('pick' + 'le')",
+            "m = sys.modules.get(\"marshal\")",
+            "m = sys.modules['_pickle']",
         ] {
             assert!(py(code).is_some(), "{code:?}");
         }
@@ -1490,6 +1514,9 @@ mod tests {
             (Lang::Python, "CodeType(a)"),
             (Lang::Python, "torch.load(p)"),
             (Lang::Python, "from marshal import loads"),
+            (Lang::Python, "f = dill.loads"),
+            (Lang::Python, "getattr(marshal, n)"),
+            (Lang::Python, "__import__('cPickle')"),
             (Lang::Python, "from shelve import open"),
             (Lang::Python, "import dill as d"),
             (Lang::Python, "from yaml import Loader"),
@@ -1558,6 +1585,10 @@ mod tests {
             "from pickle import dumps, HIGHEST_PROTOCOL",
             "from yaml import SafeLoader, safe_load",
             "import pickle",
+            "dump = pickle.dumps",
+            "p = getattr(pickle, 'HIGHEST_PROTOCOL', 2)",
+            "m = importlib.import_module('json')",
+            "unpickle = pickle_loads",
             "f = types.FunctionType(g.__code__, globals())",
             "    >>> new = pickle.loads(p)",
             // A module the package names (pip's runner).
