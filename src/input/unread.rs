@@ -139,6 +139,11 @@ const BUILTINS: &str =
 /// per file than one that opens with a name's `\w+`.
 const BUILTINS_DOT: &str = r#"(?:\b(?:builtins|__builtins__)\b|['"]builtins['"]\s*[)\]])"#;
 
+/// The modules whose loaders run what the bytes they read say, as
+/// [`pattern`]'s forms that reach a loader without calling it by name
+/// (held as a value, by `getattr`, imported by a call) spell them.
+const BYTE_LOADERS: &str = r#"(?:c?[pP]ickle|_pickle|dill|cloudpickle|marshal)"#;
+
 /// Patterns with named groups: `first` ends just after the `(` of a call
 /// that runs its first argument, `all` after that of a call that runs all
 /// of them; any other match counts as it stands.
@@ -147,7 +152,7 @@ fn pattern(lang: Lang) -> &'static Regex {
     static JS: OnceLock<Regex> = OnceLock::new();
     match lang {
         Lang::Python => PY.get_or_init(|| {
-            build(concat!(
+            build(&concat!(
                 // `exec(code)`, `builtins.exec(code)`, but not `re.compile(p)`
                 // or a method `x.eval(…)`; other ways to the builtins are
                 // [`builtins_pattern`]'s.
@@ -189,10 +194,11 @@ fn pattern(lang: Lang) -> &'static Regex {
                 // `sys.modules['pickle']`), which `import pickle` never needs.
                 // Each took one line to pass a hidden `pickle.loads` of
                 // bytes by this rule (session 37; the veto blocked them).
-                r#"|(?:[=(,:]\s*|\breturn\s+)(?:c?[pP]ickle|_pickle|dill|cloudpickle|marshal)\.loads?\s*(?:[),;\]]|$)"#,
-                r#"|\bgetattr\s*\(\s*(?:c?[pP]ickle|_pickle|dill|cloudpickle|marshal)\s*,\s*[^'"\s]"#,
-                r#"|(?:\b__import__\s*\(|\bimport_module\s*\(|\bmodules\s*\.\s*get\s*\(|\bmodules\s*\[)\s*['"](?:c?[pP]ickle|_pickle|dill|cloudpickle|marshal)['"]"#,
-            ), true)
+                r#"|(?:[=(,:]\s*|\breturn\s+)BYTE_LOADERS\.loads?\s*(?:[),;\]]|$)"#,
+                r#"|\bgetattr\s*\(\s*BYTE_LOADERS\s*,\s*[^'"\s]"#,
+                r#"|(?:\b__import__\s*\(|\bimport_module\s*\(|\bmodules\s*\.\s*get\s*\(|\bmodules\s*\[)\s*['"]BYTE_LOADERS['"]"#,
+            )
+            .replace("BYTE_LOADERS", BYTE_LOADERS), true)
         }),
         Lang::JavaScript => JS.get_or_init(|| {
             build(concat!(
