@@ -480,12 +480,9 @@ fn rank(path: &str) -> u8 {
     // ranked as code nor read by the veto, and a stealer named so was
     // allowed where the same file as `build.py` was not.
     let runs = code_ext || script_ext || matches!(ext, "pyx" | "pxd" | "pxi" | "pyi" | "pth");
-    if !runs
-        && (doc_names
-            .iter()
-            .any(|d| stem == *d || lower.starts_with(&format!("{d}.")))
-            || matches!(ext, "md" | "rst"))
-    {
+    // `stem` is the name up to its first dot: `readme.txt` and `LICENSE`
+    // alike.
+    if !runs && (doc_names.contains(&stem) || matches!(ext, "md" | "rst")) {
         return 8;
     }
     let install_name = [
@@ -786,6 +783,37 @@ impl Section {
         }
         self.s.push_str(&body);
         self.s.push('\n');
+    }
+}
+
+impl Section {
+    /// Every line of `text` as an added line: what `line(Some('+'), l)` for
+    /// each line of [`lines_of`] writes, in a scan (no per-file cap). Why
+    /// apart: a package's data files are millions of short lines (botocore's
+    /// JSON, 3.2 million), and a call per line spent a seventh of that
+    /// scan's time in small copies; here a line and its newline are one
+    /// copy, and only a line over the cap goes through [`Section::line`].
+    fn added_lines(&mut self, text: &str) {
+        debug_assert_eq!(self.mode, RenderMode::Scan);
+        let t = text.strip_suffix('\n').unwrap_or(text);
+        let mut start = 0;
+        for end in memchr::memchr_iter(b'\n', t.as_bytes()).chain([t.len()]) {
+            let line = &t[start..end];
+            if line.len() > LINE_CAP {
+                self.line(Some('+'), line);
+            } else {
+                self.s.push('+');
+                // The line with its newline, which `t` lacks only after its last.
+                match t.get(start..=end) {
+                    Some(with_newline) => self.s.push_str(with_newline),
+                    None => {
+                        self.s.push_str(line);
+                        self.s.push('\n');
+                    }
+                }
+            }
+            start = end + 1;
+        }
     }
 }
 
@@ -1962,8 +1990,12 @@ impl AddedBody {
         let mut body = String::with_capacity(start.len() + text.len() + n);
         body.push_str(&start);
         let mut s = Section::new(body, mode);
-        for l in lines.take(n) {
-            s.line(Some('+'), l);
+        if mode == RenderMode::Scan {
+            s.added_lines(&text);
+        } else {
+            for l in lines.take(n) {
+                s.line(Some('+'), l);
+            }
         }
         AddedBody::Lines {
             n,
@@ -3675,6 +3707,37 @@ mod tests {
             };
             assert_eq!(got, want, "{text:?}");
         }
+    }
+
+    #[test]
+    fn added_lines_write_what_a_line_at_a_time_writes() {
+        let long = "x".repeat(LINE_CAP + 10);
+        let capability = format!("s = '{}'; import os; os.system(cmd)", "a".repeat(LINE_CAP));
+        let at_cap = "y".repeat(LINE_CAP);
+        let wide = format!("{}é", "z".repeat(LINE_CAP - 1));
+        for text in [
+            "\n".to_string(),
+            "a".to_string(),
+            "a\n".to_string(),
+            "a\n\nb".to_string(),
+            "\n\n".to_string(),
+            "é\n€\n\n".to_string(),
+            "-- a/x\n".to_string(),
+            format!("{long}\nb\n"),
+            format!("a\n{capability}"),
+            format!("{at_cap}\n{wide}\n"),
+        ] {
+            let (n, lines) = lines_of(&text);
+            let mut want = Section::new("@@\n".into(), RenderMode::Scan);
+            lines.take(n).for_each(|l| want.line(Some('+'), l));
+            let mut got = Section::new("@@\n".into(), RenderMode::Scan);
+            got.added_lines(&text);
+            assert_eq!(got.s, want.s, "{text:?}");
+            assert_eq!(got.cut_capability, want.cut_capability, "{text:?}");
+        }
+        let mut cut = Section::new(String::new(), RenderMode::Scan);
+        cut.added_lines(&format!("a\n{capability}"));
+        assert!(cut.cut_capability && cut.s.contains("[line truncated: "));
     }
 
     #[test]
