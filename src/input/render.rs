@@ -784,9 +784,7 @@ impl Section {
         self.s.push_str(&body);
         self.s.push('\n');
     }
-}
 
-impl Section {
     /// Every line of `text` as an added line: what `line(Some('+'), l)` for
     /// each line of [`lines_of`] writes, in a scan (no per-file cap). Why
     /// apart: a package's data files are millions of short lines (botocore's
