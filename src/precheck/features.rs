@@ -580,19 +580,23 @@ pub fn scan_features(
         prev_concept: u64::MAX,
         stats,
     };
-    let mut h = FNV_OFFSET;
-    let mut len = 0usize;
-    for (i, &b) in text.iter().enumerate() {
+    let mut rest = text;
+    while let Some((&b, tail)) = rest.split_first() {
         let class = BYTE_CLASS[b as usize];
         if class & WORD != 0 {
-            h = (h ^ LOWER[b as usize] as u64).wrapping_mul(FNV_PRIME);
-            len += 1;
+            // The whole word in a loop of its own, hashed as it is
+            // measured. The byte loop this replaced, which asked at every
+            // byte whether a word had just ended, took 9 % longer over
+            // 40 MB of botocore's text (87 against 80 ms).
+            let mut h = FNV_OFFSET;
+            let len = rest
+                .iter()
+                .take_while(|&&c| BYTE_CLASS[c as usize] & WORD != 0)
+                .map(|&c| h = (h ^ LOWER[c as usize] as u64).wrapping_mul(FNV_PRIME))
+                .count();
+            t.finish(h, &rest[..len], &mut emit);
+            rest = &rest[len..];
             continue;
-        }
-        if len > 0 {
-            t.finish(h, &text[i - len..i], &mut emit);
-            h = FNV_OFFSET;
-            len = 0;
         }
         if class & PUNCT != 0 {
             // Punctuation is a token of its own ("|", "(", "=").
@@ -602,9 +606,7 @@ pub fn scan_features(
                 st.end_line();
             }
         }
-    }
-    if len > 0 {
-        t.finish(h, &text[text.len() - len..], &mut emit);
+        rest = tail;
     }
 }
 
@@ -644,6 +646,133 @@ mod tests {
         let mut v = Vec::new();
         for_each_feature(s.as_bytes(), &FeatureConfig::default(), |f| v.push(f));
         v
+    }
+
+    /// The tokenizer as it was written before session 38 (a byte loop that
+    /// ends a word at the first byte that is not one): the features are
+    /// part of the shipped models, so the loop that replaced it must emit
+    /// exactly these, in this order.
+    fn reference_features(text: &[u8], cfg: &FeatureConfig) -> (Vec<u32>, Vec<f32>) {
+        let mut stats = ConceptStats::default();
+        let mut out = Vec::new();
+        let mut emit = |f| out.push(f);
+        let mut t = Tokenizer {
+            cfg,
+            concepts: concept_table(),
+            concept_bits: concept_bits(),
+            mask: (1u64 << cfg.buckets_log2) - 1,
+            prev: 0,
+            prev_concept: u64::MAX,
+            stats: Some(&mut stats),
+        };
+        let mut h = FNV_OFFSET;
+        let mut len = 0usize;
+        for (i, &b) in text.iter().enumerate() {
+            let class = BYTE_CLASS[b as usize];
+            if class & WORD != 0 {
+                h = (h ^ LOWER[b as usize] as u64).wrapping_mul(FNV_PRIME);
+                len += 1;
+                continue;
+            }
+            if len > 0 {
+                t.finish(h, &text[i - len..i], &mut emit);
+                h = FNV_OFFSET;
+                len = 0;
+            }
+            if class & PUNCT != 0 {
+                t.punct(b, &mut emit);
+            } else if b == b'\n' {
+                if let Some(st) = t.stats.as_deref_mut() {
+                    st.end_line();
+                }
+            }
+        }
+        if len > 0 {
+            t.finish(h, &text[text.len() - len..], &mut emit);
+        }
+        (out, stats.vector())
+    }
+
+    #[test]
+    fn features_are_the_reference_tokenizer_s() {
+        use rand::{Rng, SeedableRng};
+        let cfg = FeatureConfig::default();
+        let check = |text: &[u8]| {
+            let mut stats = ConceptStats::default();
+            let mut got = Vec::new();
+            scan_features(text, &cfg, Some(&mut stats), |f| got.push(f));
+            let (want, want_stats) = reference_features(text, &cfg);
+            assert_eq!(got, want, "{:?}", String::from_utf8_lossy(text));
+            assert_eq!(
+                stats.vector(),
+                want_stats,
+                "{:?}",
+                String::from_utf8_lossy(text)
+            );
+            // Without the concept channel, the same features.
+            let mut plain = Vec::new();
+            for_each_feature(text, &cfg, |f| plain.push(f));
+            assert_eq!(plain, want);
+        };
+        for text in [
+            "",
+            "a",
+            " ",
+            "\n",
+            "os.system(base64.b64decode(x))\nsubprocess.Popen(['sh'])\n",
+            "word",
+            "  trailing_word",
+            "é€ mixed_ÄSCII\tand\r\nbytes",
+            "aVeryLongTokenOfMoreThanTwentyBytes12345 AAAABBBB==",
+        ] {
+            check(text.as_bytes());
+        }
+        // Every fixture text the tests read, whole.
+        let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+        let mut stack = vec![std::path::PathBuf::from(fixtures)];
+        let mut read = 0;
+        while let Some(dir) = stack.pop() {
+            for e in std::fs::read_dir(&dir).unwrap().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if let Ok(data) = std::fs::read(&p) {
+                    check(&data);
+                    read += 1;
+                }
+            }
+        }
+        assert!(read > 20, "{read} fixture files");
+        // Random mixes of word bytes, punctuation, spaces, line breaks and
+        // non-ASCII bytes, with concept words among them.
+        let alphabet: &[&[u8]] = &[
+            b"a",
+            b"Z",
+            b"_",
+            b"7",
+            b"\xc3\xa9",
+            b"\xff",
+            b" ",
+            b"\t",
+            b"\n",
+            b"(",
+            b".",
+            b"=",
+            b"\"",
+            b"exec",
+            b"base64",
+            b"subprocess",
+            b"curl",
+            b"child_process",
+        ];
+        let mut rng = rand::rngs::StdRng::seed_from_u64(38);
+        for _ in 0..2000 {
+            let mut text = Vec::new();
+            for _ in 0..rng.random_range(0..200) {
+                text.extend_from_slice(alphabet[rng.random_range(0..alphabet.len())]);
+            }
+            check(&text);
+        }
     }
 
     #[test]
