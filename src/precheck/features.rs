@@ -468,7 +468,20 @@ struct Tokenizer<'a> {
     stats: Option<&'a mut ConceptStats>,
 }
 
-impl Tokenizer<'_> {
+impl<'a> Tokenizer<'a> {
+    /// A tokenizer at the start of a text: no previous token or concept.
+    fn new(cfg: &'a FeatureConfig, stats: Option<&'a mut ConceptStats>) -> Tokenizer<'a> {
+        Tokenizer {
+            cfg,
+            concepts: concept_table(),
+            concept_bits: concept_bits(),
+            mask: (1u64 << cfg.buckets_log2) - 1,
+            prev: 0,
+            prev_concept: u64::MAX,
+            stats,
+        }
+    }
+
     #[inline(always)]
     fn finish<F: FnMut(u32)>(&mut self, h: u64, word: &[u8], emit: &mut F) {
         let mask = self.mask;
@@ -571,15 +584,7 @@ pub fn scan_features(
     mut emit: impl FnMut(u32),
 ) {
     let track_lines = stats.is_some();
-    let mut t = Tokenizer {
-        cfg,
-        concepts: concept_table(),
-        concept_bits: concept_bits(),
-        mask: (1u64 << cfg.buckets_log2) - 1,
-        prev: 0,
-        prev_concept: u64::MAX,
-        stats,
-    };
+    let mut t = Tokenizer::new(cfg, stats);
     let mut rest = text;
     while let Some((&b, tail)) = rest.split_first() {
         let class = BYTE_CLASS[b as usize];
@@ -656,15 +661,7 @@ mod tests {
         let mut stats = ConceptStats::default();
         let mut out = Vec::new();
         let mut emit = |f| out.push(f);
-        let mut t = Tokenizer {
-            cfg,
-            concepts: concept_table(),
-            concept_bits: concept_bits(),
-            mask: (1u64 << cfg.buckets_log2) - 1,
-            prev: 0,
-            prev_concept: u64::MAX,
-            stats: Some(&mut stats),
-        };
+        let mut t = Tokenizer::new(cfg, Some(&mut stats));
         let mut h = FNV_OFFSET;
         let mut len = 0usize;
         for (i, &b) in text.iter().enumerate() {
