@@ -20,8 +20,14 @@
 //! `from .tests import x` can run it at import): in
 //! Python, `exec`, `eval` and `compile` of anything but string literals
 //! (an f-string is built at run time), and the same through
-//! `timeit.timeit`, `cProfile.run`, `pdb.run`, `runsource` and `runcode`,
-//! and `runpy.run_module` of a module named at run time;
+//! `timeit.timeit` and `Timer`, `cProfile.run`, `pdb.run` and `runeval`,
+//! a tracer, debugger or profiler made and run at once
+//! (`trace.Trace().run(s)`, `bdb.Bdb().run(s)`), `runsource`, `runcode`
+//! and `compile_command`, also imported under another name (`import
+//! profile as p`, `from timeit import timeit`, [`runner_aliases`]), and
+//! `runpy.run_module` of a module named at run time; doctest's runners of
+//! a file's or a string's examples (`doctest.testfile`, `DocFileSuite`,
+//! `run_docstring_examples`, `DocTestRunner().run`);
 //! `PyRun_*`; `execfile`, `run_path`, `SourceFileLoader`,
 //! `spec_from_file_location` and `imp.load_*` (they run a file by its path,
 //! whatever its name); PyArmor's `__pyarmor__` and its runtime (bytecode
@@ -50,9 +56,9 @@
 //! loaded by its path (`process.dlopen`). Each line is matched as
 //! written and as [`fold`](crate::precheck::fold::fold) folds it, so
 //! `e\u0076al(s)` or `getattr(builtins, 'ex' + 'ec')(s)` counts too.
-//! Comment lines, Python's doctest lines (`>>> …`) and a Python
-//! function's definition (`def eval(self, expr):`, [`defines`]) do not
-//! count.
+//! Comment lines, Python's doctest lines (`>>> …`, unless the file runs
+//! its doctests, [`doctest_runner`]) and a Python function's definition
+//! (`def eval(self, expr):`, [`defines`]) do not count.
 //!
 //! In a code file of any language (a shell script, a `Makefile`, a Rust
 //! build script's or CMake's command string; not configuration formats,
@@ -160,11 +166,17 @@ fn pattern(lang: Lang) -> &'static Regex {
                 // [`builtins_pattern`]'s.
                 r#"(?P<first>(?:^|[^\w.'"]|\b(?:builtins|__builtins__|__dict__)\.)(?:exec|eval|compile)\s*(?:\.\s*__call__\s*)?\("#,
                 // The same by other names: `timeit.timeit(s)`, `cProfile.run(s)`,
-                // `pdb.run(s)`, `InteractiveInterpreter().runsource(s)`.
-                r#"|\b(?:pdb|cProfile|profile)\.run(?:ctx)?\s*\(|\btimeit\.(?:timeit|repeat)\s*\(|\brun(?:source|code)\s*\("#,
+                // `pdb.run(s)`, `InteractiveInterpreter().runsource(s)`,
+                // `timeit.Timer(s)`, `codeop.compile_command(s)`.
+                r#"|\b(?:pdb|cProfile|profile)\.run(?:ctx|eval)?\s*\(|\btimeit\.(?:timeit|repeat|Timer)\s*\(|\brun(?:source|code)\s*\(|\bcompile_command\s*\("#,
+                // A tracer, debugger or profiler made and run at once:
+                // `trace.Trace(count=0).run(s)`, `bdb.Bdb().run(s)`.
+                r#"|\b(?:Trace|Bdb|Pdb|Profile)\s*\([^()\n]*\)\s*\.\s*run(?:ctx|eval)?\s*\("#,
                 // A module named at run time run as `__main__`.
                 r#"|\brunpy\.run_module\s*\()"#,
                 r#"|\bPyRun_\w+"#,
+                // Doctest's runners of a file's or a string's examples.
+                r#"|\bdoctest\.(?:testfile|DocFileSuite|DocFileTest|run_docstring_examples)\s*\(|\b(?:DocTestRunner|DebugRunner)\s*\([^()\n]*\)\s*\.\s*run\s*\("#,
                 r#"|\bexecfile\s*\(|\brun_path\s*\(|\bSource(?:less)?FileLoader\b|\bspec_from_file_location\b"#,
                 // The same through `imp` (Python before 3.12).
                 r#"|\bimp\.load_(?:source|compiled|dynamic|module|package)\s*\("#,
@@ -264,6 +276,21 @@ fn builtins_pattern() -> &'static Regex {
     })
 }
 
+/// The name of a runner of a module's or an object's doctest examples
+/// (`doctest.testmod()`, `DocTestSuite()`, `run_docstring_examples(f, g)`,
+/// also as imported under another name): in a file that names one, a
+/// `>>>` line is code like any other, and `>>> exec(s)` in a docstring
+/// runs when the module does.
+fn doctest_runner() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        build(
+            r"\b(?:testmod|DocTestSuite|run_docstring_examples|DocTestRunner|DebugRunner)\b",
+            false,
+        )
+    })
+}
+
 /// The words every match of [`builtins_pattern`] and every binding
 /// [`runner_aliases`] reads hold.
 const BUILTINS_WORDS: [&[u8]; 2] = [b"builtins", b"InteractiveConsole"];
@@ -276,7 +303,7 @@ fn needles(lang: Lang) -> &'static Regex {
     match lang {
         Lang::Python => PY.get_or_init(|| {
             build(
-                "exec|eval|compile|run_path|run_module|imp\\.load_|pyarmor|FileLoader|spec_from_file_location|builtins|pdb\\.run|rofile\\.run|timeit|runsource|runcode|PyRun_|[pP]ickle|dill|joblib|allow_pickle|shelve|yaml|Loader|marshal|CodeType|torch",
+                "exec|eval|compile|run_path|run_module|imp\\.load_|pyarmor|FileLoader|spec_from_file_location|builtins|pdb\\.run|rofile\\.run|timeit|runsource|runcode|PyRun_|[pP]ickle|dill|joblib|allow_pickle|shelve|yaml|Loader|marshal|CodeType|torch|Trace\\s*\\(|Bdb\\s*\\(|Pdb\\s*\\(|Profile\\s*\\(|doctest|Runner",
                 false,
             )
         }),
@@ -1104,10 +1131,17 @@ fn unread_run_in_language(code: &Code) -> Option<usize> {
             None => true,
         }
     };
+    // Whether the file runs its own doctests (`doctest.testmod()`), which
+    // makes its `>>>` lines code; asked only once such a line matches.
+    let runs_doctests = std::cell::OnceCell::new();
+    let runs_doctests = || *runs_doctests.get_or_init(|| doctest_runner().is_match(data));
     let comment = |line: &[u8]| match lang {
         // A doctest's `>>>` line runs under doctest only; as code it
         // would not parse (pytz's docstrings `pickle.loads`).
-        Lang::Python => opens_with_comment(line, &[b"#", b">>>"]),
+        Lang::Python => {
+            opens_with_comment(line, &[b"#"])
+                || (opens_with_comment(line, &[b">>>"]) && !runs_doctests())
+        }
         // `#` opens a private field's line, not a comment.
         Lang::JavaScript => !line.trim_ascii_start().starts_with(b"#") && code.is_comment(line),
     };
@@ -1171,21 +1205,38 @@ fn unread_run_in_language(code: &Code) -> Option<usize> {
     [by_name, builtins, aliased].into_iter().flatten().min()
 }
 
+/// The words of the modules whose runners [`runner_aliases`] reads under
+/// other names (`pdb`, `cProfile` and `profile`, `timeit`, `doctest`),
+/// where they open an import line.
+const RUNNER_MODULE_WORDS: [&[u8]; 4] = [b"pdb", b"rofile", b"timeit", b"doctest"];
+
 /// The parts of `data` that [`builtins_pattern`] and [`runner_aliases`]'
 /// bindings are searched in: from the start of each line that holds one
-/// of [`BUILTINS_WORDS`] to 512 bytes past its end (a call's arguments, a
-/// parenthesised import over several lines), overlapping parts joined.
-/// Searching these, not the whole file, spares a file that names
-/// `builtins` once (typing_extensions) two searches of all its bytes.
+/// of [`BUILTINS_WORDS`], or an import line that holds one of
+/// [`RUNNER_MODULE_WORDS`], to 512 bytes past its end (a call's
+/// arguments, a parenthesised import over several lines), overlapping
+/// parts joined. Searching these, not the whole file, spares a file that
+/// names `builtins` once (typing_extensions) two searches of all its bytes.
 fn word_spans(data: &[u8]) -> Vec<(usize, usize)> {
+    let line_start = |at: usize| memchr::memrchr(b'\n', &data[..at]).map_or(0, |i| i + 1);
+    let imports = |at: &usize| {
+        let head = data[line_start(*at)..*at].trim_ascii_start();
+        head.starts_with(b"import") || head.starts_with(b"from")
+    };
     let mut hits: Vec<usize> = BUILTINS_WORDS
         .iter()
         .flat_map(|w| memchr::memmem::find_iter(data, w))
+        .chain(
+            RUNNER_MODULE_WORDS
+                .iter()
+                .flat_map(|w| memchr::memmem::find_iter(data, w))
+                .filter(imports),
+        )
         .collect();
     hits.sort_unstable();
     let mut spans: Vec<(usize, usize)> = Vec::new();
     for at in hits {
-        let start = memchr::memrchr(b'\n', &data[..at]).map_or(0, |i| i + 1);
+        let start = line_start(at);
         let end = memchr::memchr(b'\n', &data[at..]).map_or(data.len(), |i| at + i);
         let end = (end + 512).min(data.len());
         match spans.last_mut() {
@@ -1201,7 +1252,10 @@ fn word_spans(data: &[u8]) -> Vec<(usize, usize)> {
 /// builtins as b`, `b = __builtins__`, `b = vars(builtins)`, `from
 /// builtins import exec as run`, `c = code.InteractiveConsole()`): a
 /// pattern for those names used as [`pattern`] uses the originals
-/// (`b.exec(s)`, `b[n]`, `getattr(b, n)`, `run(s)`, `c.push(s)`).
+/// (`b.exec(s)`, `b[n]`, `getattr(b, n)`, `run(s)`, `c.push(s)`). The
+/// same for the runners of `pdb`, `cProfile`, `profile`, `timeit` and
+/// `doctest` ([`RUNNER_MODULES`]): `import profile as p` then
+/// `p.run(s)`, `from timeit import timeit` then `timeit(s)`.
 /// cachetools whose `__init__.py` ran `import builtins as _bi` then
 /// `_bi.exec(b64decode(…))` was allowed by every rule but the main model
 /// (session 34). `None` when the file binds no such name.
@@ -1216,12 +1270,16 @@ fn runner_aliases(code: &Code, spans: &[(usize, usize)]) -> Option<Regex> {
                 // builtins.__dict__`: the module or its namespace.
                 r"|(?:^|[;:])[ \t]*(?P<bound>\w+)[ \t]*=[ \t]*(?:vars[ \t]*\([ \t]*BUILTINS[ \t]*\)|BUILTINS(?:[ \t]*\.[ \t]*__dict__)?)[ \t]*(?:$|[;#])",
                 r"|(?:^|[;:])[ \t]*(?P<console>\w+)[ \t]*=[ \t]*(?:code[ \t]*\.[ \t]*)?InteractiveConsole[ \t]*\(",
+                r"|^[ \t]*import[ \t]+(?:[\w.]+[ \t]*(?:as[ \t]+\w+[ \t]*)?,[ \t]*)*(?:RUNNER_MODULES)[ \t]+as[ \t]+(?P<rmodule>\w+)",
+                r"|^[ \t]*from[ \t]+(?:RUNNER_MODULES)[ \t]+import[ \t]+(?:\((?P<rwrapped>[^#)]*)\)|(?P<rnames>[^\n#;]*))",
             )
-            .replace("BUILTINS", BUILTINS),
+            .replace("BUILTINS", BUILTINS)
+            .replace("RUNNER_MODULES", RUNNER_MODULES),
             true,
         )
     });
     let (mut modules, mut runners, mut consoles) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut rmodules, mut rcalls, mut rfiles) = (Vec::new(), Vec::new(), Vec::new());
     for c in spans
         .iter()
         .flat_map(|&(start, end)| bindings.captures_iter(&code.data[start..end]))
@@ -1231,6 +1289,18 @@ fn runner_aliases(code: &Code, spans: &[(usize, usize)]) -> Option<Regex> {
             modules.push(name(m));
         } else if let Some(m) = c.name("console") {
             consoles.push(name(m));
+        } else if let Some(m) = c.name("rmodule") {
+            rmodules.push(name(m));
+        } else if let Some(names) = c.name("rwrapped").or(c.name("rnames")) {
+            // Under their own names too: [`pattern`] reads them only
+            // after their module's (`timeit.timeit(`).
+            for (n, local) in imported(names.as_bytes()) {
+                if RUNNER_CALLS.contains(&n.as_str()) {
+                    rcalls.push(local);
+                } else if DOCTEST_FILE_RUNNERS.contains(&n.as_str()) {
+                    rfiles.push(local);
+                }
+            }
         } else if let Some(names) = c.name("wrapped").or(c.name("names")) {
             // Only under another name: `exec` itself is [`pattern`]'s.
             runners.extend(
@@ -1272,12 +1342,47 @@ fn runner_aliases(code: &Code, spans: &[(usize, usize)]) -> Option<Regex> {
     if let Some(c) = names(&consoles) {
         calls.push(format!(r"\b(?:{c})\s*\.\s*push\s*\("));
     }
-    if calls.is_empty() {
+    if let Some(m) = names(&rmodules) {
+        calls.push(format!(
+            r"\b(?:{m})\s*\.\s*(?:{})\s*\(",
+            RUNNER_CALLS.join("|")
+        ));
+        uses.push(format!(
+            r"\b(?:{m})\s*\.\s*(?:{})\s*\(",
+            DOCTEST_FILE_RUNNERS.join("|")
+        ));
+    }
+    if let Some(r) = names(&rcalls) {
+        calls.push(format!(r#"(?:^|[^\w.'"])(?:{r})\s*\("#));
+    }
+    if let Some(r) = names(&rfiles) {
+        uses.push(format!(r#"(?:^|[^\w.'"])(?:{r})\s*\("#));
+    }
+    if !calls.is_empty() {
+        uses.insert(0, format!("(?P<first>{})", calls.join("|")));
+    }
+    if uses.is_empty() {
         return None;
     }
-    uses.insert(0, format!("(?P<first>{})", calls.join("|")));
     Some(build(&uses.join("|"), true))
 }
+
+/// The modules whose functions run source text given to them, as
+/// [`runner_aliases`] reads their imports.
+const RUNNER_MODULES: &str = "pdb|cProfile|profile|timeit|doctest";
+
+/// Those functions that run their first argument as source (`pdb.run`,
+/// `cProfile.runctx`, `timeit.Timer`, ...): a literal one is held text.
+const RUNNER_CALLS: [&str; 6] = ["run", "runctx", "runeval", "timeit", "repeat", "Timer"];
+
+/// Doctest's functions that run the examples of a file or an object's
+/// docstring, which count whatever their arguments.
+const DOCTEST_FILE_RUNNERS: [&str; 4] = [
+    "testfile",
+    "DocFileSuite",
+    "DocFileTest",
+    "run_docstring_examples",
+];
 
 /// The names a `from M import …` list imports, each with the name it is
 /// bound to (`path` → `path`, `exec as run` → `run`), from the list as
@@ -1417,6 +1522,29 @@ mod tests {
             // An interactive console fed a line.
             "code.InteractiveConsole().push(line)",
             "c = code.InteractiveConsole()\nc.push(b64decode(s).decode())",
+            // Tracers, debuggers, profilers and timers that run source
+            // text, and doctest's runners of a file's or a string's
+            // examples (allowed by every rule before session 40; the
+            // shipped gate allowed tomli with the first).
+            "trace.Trace(count=0, trace=0).run(S)",
+            "bdb.Bdb().run(S)",
+            "pdb.runeval(S)",
+            "pdb.Pdb(nosigint=True).runctx(S, g, l)",
+            "cProfile.Profile().run(S)",
+            "timeit.Timer(S).timeit(1)",
+            "c = codeop.compile_command(S, 'x', 'exec')",
+            "doctest.testfile('notes.txt', module_relative=True)",
+            "suite = doctest.DocFileSuite('README.md')",
+            "doctest.run_docstring_examples(f, {})",
+            "doctest.DocTestRunner().run(t)",
+            // Their modules or functions under other names.
+            "import profile as _p\n_p.run(S)",
+            "import os, cProfile as cp\ncp.runctx(S, g, l)",
+            "from timeit import timeit\ntimeit(S, number=1)",
+            "from pdb import (\n    runeval as r,\n)\nr(S)",
+            "from timeit import Timer as T\nT(S).timeit()",
+            "import doctest as d\nd.testfile(p)",
+            "from doctest import testfile\ntestfile('notes.txt')",
             // PyArmor's runtime, and bytecode it runs.
             "from pytransform import pyarmor_runtime",
             "from pyarmor_runtime_000000 import __pyarmor__",
@@ -1580,6 +1708,14 @@ mod tests {
             (Lang::Python, "imp.load_compiled(n, p)"),
             (Lang::Python, "builtins.__getattribute__(n)"),
             (Lang::Python, "exec.__call__(s)"),
+            (Lang::Python, "trace.Trace().run(s)"),
+            (Lang::Python, "bdb.Bdb().runeval(s)"),
+            (Lang::Python, "Pdb().runctx(s, g, l)"),
+            (Lang::Python, "cProfile.Profile().run(s)"),
+            (Lang::Python, "timeit.Timer(s)"),
+            (Lang::Python, "codeop.compile_command(s)"),
+            (Lang::Python, "doctest.testfile(p)"),
+            (Lang::Python, "DebugRunner().run(t)"),
             (Lang::JavaScript, "eval?.(s)"),
             (Lang::JavaScript, "Function.bind(null, s)"),
             (Lang::JavaScript, "process.dlopen(m, p)"),
@@ -1655,6 +1791,17 @@ mod tests {
             // A module the package names (pip's runner).
             "runpy.run_module('pip', run_name='__main__', alter_sys=True)",
             "code.InteractiveConsole(locals()).interact()",
+            // Literal source, a callable, or no source at all.
+            "timeit.Timer('x = 1').timeit()",
+            "pdb.run('main()')",
+            "from timeit import timeit\ntimeit('x = 1')",
+            "from timeit import default_timer as timer\nt = timer()",
+            "t = threading.Timer(5, f)",
+            "from cProfile import Profile\np = Profile()\np.runcall(f)",
+            "trace.Trace(count=0).runfunc(f)",
+            "import pdb as debugger\ndebugger.set_trace()",
+            // A module's own doctests are held text.
+            "def f():\n    \"\"\"\n    >>> f()\n    \"\"\"\nimport doctest\ndoctest.testmod()",
         ] {
             assert_eq!(py(code), None, "{code:?}");
         }
@@ -1685,6 +1832,22 @@ mod tests {
         // A `*` line below code multiplies; code follows a closed comment.
         for code in ["const k = 2\n  * eval(s);", "/* a */ eval(s);"] {
             assert!(js(code).is_some(), "{code:?}");
+        }
+    }
+
+    /// A `>>>` line is a doctest's example, no code, until the file runs
+    /// its doctests: then it runs when the module does.
+    #[test]
+    fn doctest_lines_count_in_a_file_that_runs_its_doctests() {
+        let doc = "def f():\n    \"\"\"\n    >>> exec(bytes.fromhex(h))\n    \"\"\"\n";
+        assert_eq!(py(doc), None);
+        for runner in [
+            "import doctest\ndoctest.testmod()",
+            "if __name__ == '__main__':\n    doctest.testmod(verbose=True)",
+            "def load_tests(loader, tests, ignore):\n    return doctest.DocTestSuite()",
+            "from doctest import run_docstring_examples as r\nr(f, {})",
+        ] {
+            assert_eq!(py(&format!("{doc}{runner}")), Some(3), "{runner:?}");
         }
     }
 
