@@ -26,7 +26,8 @@
 //! - secrets by where they are kept: `browser_cookie3`, Chromium's `Login
 //!   Data`, `Local State` and `Local Storage`,
 //!   `CryptUnprotectData`, Firefox's `logins.json`, `key4.db` and
-//!   `cookies.sqlite`, `wallet.dat`, `.bash_history`, `.git-credentials`,
+//!   `cookies.sqlite`, `wallet.dat`, `.bash_history`, `.zsh_history`,
+//!   `.git-credentials`,
 //!   wallets by their folders (Exodus, Electrum, an Ethereum keystore,
 //!   Solana's `id.json`, the MetaMask and Phantom extensions' IDs) and
 //!   Telegram Desktop's `tdata`;
@@ -53,7 +54,8 @@
 //!   keyring (`keyring.get_password`, `keytar`), `.pypirc`, the GitHub CLI's
 //!   `gh/hosts.yml`, a Kubernetes service-account token, the AWS CLI's
 //!   `credentials`, SSH private keys, Docker's and kubectl's `config`,
-//!   gcloud's and the Azure CLI's token stores (as one path or in pieces),
+//!   gcloud's and the Azure CLI's token stores, Cargo's registry
+//!   credentials, Vault's and Terraform's tokens (as one path or in pieces),
 //!   the instance metadata services (`169.254.169.254`,
 //!   `metadata.google.internal`);
 //! - the whole environment made into text or a request's body
@@ -70,7 +72,11 @@
 //!   `uv.toml`, `.pydistutils.cfg`, `.npmrc`, `.yarnrc`), where every later
 //!   install finds its index, or a shell's startup file (`.bashrc`,
 //!   `.profile`, `.zshrc`, `config.fish`, PowerShell's `$PROFILE`), which
-//!   every new shell runs.
+//!   every new shell runs;
+//! - writing files in a file that names one that grants access to the
+//!   machine or changes what it trusts (SSH's `authorized_keys` and
+//!   `config`, `sudoers`, `/etc/hosts`, git's config,
+//!   [`access_config_write`]).
 //!
 //! The last two (session 20) closed three of session 18's and 19's probes
 //! that the shipped models allowed in tomli (an `asyncio` server, a
@@ -127,6 +133,10 @@ const INSTALLER_CONFIG: &str =
 /// What [`shell_startup_write`] finds.
 const SHELL_STARTUP: &str =
     "writes files and names a shell's startup file (run at every new shell)";
+
+/// What [`access_config_write`] finds.
+const ACCESS_CONFIG: &str =
+    "writes files and names a file that grants access to the machine or changes what it trusts (SSH keys or config, sudoers, /etc/hosts, git's config)";
 
 /// A pattern of this module (ASCII classes). A constant checked by unit
 /// tests: a failure to compile is a build defect.
@@ -281,12 +291,15 @@ fn other_package_write(code: &Code, writing: bool) -> Option<usize> {
 }
 
 /// A file write, in Python or JavaScript: `open(…, 'w')` and the other
-/// modes that write, `write_text`, a copy or move, Node's `writeFile` and
-/// kin. Searched once per file for the three finders that need it.
+/// modes that write, a `Path`'s `open('a')` (its mode comes first),
+/// `os.open` with a flag that writes (on its line: C and Rust bindings
+/// define `O_WRONLY`), `write_text`, a copy or move, Node's `writeFile`,
+/// `openSync(p, 'a')` and kin. Searched once per file for the finders that need
+/// it.
 fn writes() -> &'static Regex {
     static WRITE: OnceLock<Regex> = OnceLock::new();
     WRITE.get_or_init(|| {
-        build(r#"\bopen\s*\([^\n]*,\s*(?:mode\s*=\s*)?[rbf]?['"][rbt]?[wax+]|\.write_(?:text|bytes)\s*\(|\bshutil\.(?:copy\w*|move)\s*\(|\bos\.(?:replace|rename)\s*\(|\b(?:write|append)File(?:Sync)?\s*\(|\bcreateWriteStream\s*\(|\bcopyFile(?:Sync)?\s*\(|\brename(?:Sync)?\s*\("#)
+        build(r#"\bopen\s*\([^\n]*,\s*(?:mode\s*=\s*)?[rbf]?['"][rbt]?[wax+]|\.open\s*\(\s*(?:mode\s*=\s*)?['"][rbt]?[wax+]|\bos\.open\s*\([^\n]*\bO_(?:WRONLY|RDWR|APPEND|CREAT)\b|\bopenSync\s*\([^\n]*,\s*['"][rbs]?[wa+]|\.write_(?:text|bytes)\s*\(|\bshutil\.(?:copy\w*|move)\s*\(|\bos\.(?:replace|rename)\s*\(|\b(?:write|append)File(?:Sync)?\s*\(|\bcreateWriteStream\s*\(|\bcopyFile(?:Sync)?\s*\(|\brename(?:Sync)?\s*\("#)
     })
 }
 
@@ -326,11 +339,36 @@ fn shell_startup_write(code: &Code, writing: bool) -> Option<usize> {
     first_line_naming_file(code, place)
 }
 
+/// A file that writes files and names one that grants access to the
+/// machine or changes what it trusts: SSH's `authorized_keys` and
+/// `config` (a `ProxyCommand` runs at every connection), `sshd_config`,
+/// `/etc/sudoers` and `sudoers.d`, `/etc/hosts` (which sends the
+/// registry's host names elsewhere), `/etc/environment`,
+/// `/etc/ld.so.preload`, PAM's `/etc/pam.d`, and git's configuration
+/// (`.gitconfig`, `.git/config`, `~/.config/git/config`, whose
+/// `core.fsmonitor` or `core.pager` runs at every git command). tomli
+/// writing a rule to `/etc/sudoers.d`, a line to `/etc/hosts` or an
+/// `fsmonitor` to `~/.gitconfig` through `pathlib` was allowed by the
+/// shipped gate (the veto scored the sudoers line 0.0013 and read nothing
+/// of the other two; session 40). Not `/etc/passwd` or `/etc/shadow`,
+/// which tests of path traversal name (django's, kombu's, ipython's). The
+/// line named is the first that names such a file.
+fn access_config_write(code: &Code, writing: bool) -> Option<usize> {
+    static PLACE: OnceLock<Regex> = OnceLock::new();
+    if !writing {
+        return None;
+    }
+    let place = PLACE.get_or_init(|| {
+        build(r#"\bauthorized_keys2?\b|/etc/(?:sudoers|hosts|environment|ld\.so\.preload)\b|\bsshd_config\b|/etc/pam\.d\b|\.gitconfig\b|\.git/config\b|/git/config\b|\.ssh[/\\]+config\b|\.ssh['"]\s*[,/+]\s*['"]config['"]"#)
+    });
+    first_line_naming_file(code, place)
+}
+
 // The alternatives of [`pattern`]'s groups, kept apart so that
 // [`whole_file_gates`] can search them in a few smaller sets.
 const KEYS: &str = r#"\bpynput\b|\bGetAsyncKeyState\b|\bSetWindowsHookEx|\bkeyboard\.(?:on_press|on_release|hook|record|start_recording)\b|\b(?:u?iohook|node-global-key-listener)\b"#;
 const SCREEN: &str = r#"\bImageGrab\.grab\b|\bpyautogui\.screenshot\b|\bscreenshot-desktop\b"#;
-const SECRETS: &str = r#"\bbrowser_cookie3?\b|Login Data|Local State|\bLocal Storage\b|\bCryptUnprotectData\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|\bwallet\.dat\b|\.bash_history\b|\.git-credentials\b"#;
+const SECRETS: &str = r#"\bbrowser_cookie3?\b|Login Data|Local State|\bLocal Storage\b|\bCryptUnprotectData\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|\bwallet\.dat\b|\.(?:bash|zsh)_history\b|\.git-credentials\b"#;
 // Wallets by their folders: Exodus, Electrum, an Ethereum keystore,
 // Solana's `id.json`, the MetaMask and Phantom extensions' IDs; and
 // Telegram Desktop's `tdata`. Searched apart ([`stored_keys`]).
@@ -343,14 +381,16 @@ const WALLETS: &str = r#"\bnkbihfbeogaeaoehlefnkodbefgpgknn\b|\bbfnaelmomeimhlpm
 // Also the files where command-line tools keep keys and tokens, as one
 // path or in pieces (`'.aws', 'credentials'`): the AWS CLI's
 // `credentials`, SSH private keys by their default names, Docker's and
-// kubectl's `config`, gcloud's token stores and the Azure CLI's; a
+// kubectl's `config`, gcloud's token stores and the Azure CLI's, Cargo's
+// registry `credentials`, Vault's `.vault-token` and Terraform's
+// `credentials.tfrc.json` (session 40); a
 // stealer reads them by those paths. Not `~/.aws/config` or
 // `.ssh/known_hosts`, which hold no secret, nor `.netrc` (requests reads
 // it for the user).
 const CREDS: &str = r#"\bkeyring\.get_(?:password|credential)\b|\bfrom\s+keyring\s+import\b[^\n]*\bget_(?:password|credential)\b|\bkeytar\.(?:getPassword|findCredentials|findPassword)\b|\.pypirc\b|\bgh/hosts\.yml\b|['"]gh['"]\s*[/,]\s*['"]hosts\.yml['"]|\bkubernetes\.io/serviceaccount\b|\b169\.254\.169\.254\b|\bmetadata\.google\.internal\b|\b100\.100\.100\.200\b|\bfd00:ec2::254\b"#;
 // The key files of command-line tools ([`CREDS`]'s comment above),
 // searched apart ([`stored_keys`]).
-const KEY_FILES: &str = r#"\.aws[/\\]+credentials\b|\.aws['"]\s*[,/+]\s*['"][/\\]?credentials['"]|\.ssh[/\\]+id_(?:rsa|dsa|ecdsa|ed25519)\b|\.ssh['"]\s*[,/+]\s*['"][/\\]?id_(?:rsa|dsa|ecdsa|ed25519)\b|\.docker[/\\]+config\.json\b|\.docker['"]\s*[,/+]\s*['"][/\\]?config\.json['"]|\.kube[/\\]+config\b|\.kube['"]\s*[,/+]\s*['"][/\\]?config['"]|\bgcloud[/\\]+(?:credentials|access_tokens)\.db\b|\bgcloud['"]\s*[,/+]\s*['"](?:credentials|access_tokens)\.db['"]|\.azure[/\\]+(?:accessTokens\.json|msal_token_cache)|\.azure['"]\s*[,/+]\s*['"](?:accessTokens\.json|msal_token_cache)"#;
+const KEY_FILES: &str = r#"\.aws[/\\]+credentials\b|\.aws['"]\s*[,/+]\s*['"][/\\]?credentials['"]|\.ssh[/\\]+id_(?:rsa|dsa|ecdsa|ed25519)\b|\.ssh['"]\s*[,/+]\s*['"][/\\]?id_(?:rsa|dsa|ecdsa|ed25519)\b|\.docker[/\\]+config\.json\b|\.docker['"]\s*[,/+]\s*['"][/\\]?config\.json['"]|\.kube[/\\]+config\b|\.kube['"]\s*[,/+]\s*['"][/\\]?config['"]|\bgcloud[/\\]+(?:credentials|access_tokens)\.db\b|\bgcloud['"]\s*[,/+]\s*['"](?:credentials|access_tokens)\.db['"]|\.azure[/\\]+(?:accessTokens\.json|msal_token_cache)|\.azure['"]\s*[,/+]\s*['"](?:accessTokens\.json|msal_token_cache)|\.cargo[/\\]+credentials(?:\.toml)?\b|\.cargo['"]\s*[,/+]\s*['"]credentials(?:\.toml)?['"]|\.vault-token\b|\bcredentials\.tfrc\.json\b"#;
 // Machine code run from memory through Python's `mmap` or `ctypes`: an
 // executable mapping, or Windows' allocation and thread calls by name
 // (`kernel32.VirtualAlloc`), as a shellcode loader does; and code written
@@ -431,7 +471,7 @@ fn is_read(path: &str) -> bool {
 fn store_words() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        build(r"\.aws|\.ssh|\.docker|\.kube|gcloud|\.azure|nkbihfbeogaeaoehlefnkodbefgpgknn|bfnaelmomeimhlpmgjnjophhpkkoljpa|exodus\.wallet|lectrum|thereum|solana|Telegram Desktop")
+        build(r"\.aws|\.ssh|\.docker|\.kube|gcloud|\.azure|\.cargo|vault-token|tfrc|nkbihfbeogaeaoehlefnkodbefgpgknn|bfnaelmomeimhlpmgjnjophhpkkoljpa|exodus\.wallet|lectrum|thereum|solana|Telegram Desktop")
     })
 }
 
@@ -514,10 +554,13 @@ pub fn first_spying_line_in(code: &Code) -> Option<(usize, &'static str)> {
     let tamper = other_package_write(code, writing).map(|n| (n, TAMPER));
     let config = installer_config_write(code, writing).map(|n| (n, INSTALLER_CONFIG));
     let startup = shell_startup_write(code, writing).map(|n| (n, SHELL_STARTUP));
-    [named, keys, piped, shell, clip, tamper, config, startup]
-        .into_iter()
-        .flatten()
-        .min()
+    let access = access_config_write(code, writing).map(|n| (n, ACCESS_CONFIG));
+    [
+        named, keys, piped, shell, clip, tamper, config, startup, access,
+    ]
+    .into_iter()
+    .flatten()
+    .min()
 }
 
 #[cfg(test)]
@@ -690,6 +733,45 @@ mod tests {
             (
                 "fs.appendFileSync(os.homedir() + '/.zshrc', line);",
                 SHELL_STARTUP,
+            ),
+            // Files that grant access or change what the machine trusts,
+            // written through `pathlib` (the shipped gate allowed the
+            // last three in tomli before session 40).
+            (
+                "with (Path.home() / '.ssh' / 'authorized_keys').open('a') as f: f.write(k)",
+                ACCESS_CONFIG,
+            ),
+            (
+                "Path('/etc/sudoers.d/99-x').write_text('ALL ALL=(ALL) NOPASSWD: ALL')",
+                ACCESS_CONFIG,
+            ),
+            (
+                "with Path('/etc/hosts').open('a') as f: f.write(line)",
+                ACCESS_CONFIG,
+            ),
+            (
+                "with (Path.home() / '.gitconfig').open('a') as f: f.write(cfg)",
+                ACCESS_CONFIG,
+            ),
+            (
+                "fd = os.open(os.path.expanduser('~/.ssh/config'), os.O_WRONLY | os.O_APPEND)",
+                ACCESS_CONFIG,
+            ),
+            (
+                "fs.openSync(path.join(os.homedir(), '.ssh', 'config'), 'a')",
+                ACCESS_CONFIG,
+            ),
+            (
+                "t = (Path.home() / '.cargo' / 'credentials.toml').read_text()",
+                "reads stored or cloud credentials",
+            ),
+            (
+                "t = open(os.path.expanduser('~/.vault-token')).read()",
+                "reads stored or cloud credentials",
+            ),
+            (
+                "h = open(os.path.expanduser('~/.zsh_history')).read()",
+                "reads browser, wallet or shell secrets",
             ),
             (
                 "ws.onopen = () => ws.send(JSON.stringify(process.env));",
@@ -978,6 +1060,13 @@ mod tests {
             "print('add this line to ~/.bashrc:', line)",
             "rc = Path.home() / '.npmrc'; token = rc.read_text()",
             "if opts.profile: open(out, 'w').write(report(self.profile))",
+            // Hosts or git's config read, nothing written; a C or Rust
+            // binding's constants (orjson's vendored libc).
+            "hosts = open('/etc/hosts').read()",
+            "return osp.normpath(osp.expanduser('~/.gitconfig'))",
+            "pub const O_WRONLY: c_int = 2;\npub const _PATH_HOSTS: &[u8; 11usize] = b\"/etc/hosts\\0\";",
+            // Path traversal tests name `/etc/passwd`.
+            "assert not storage.exists('/etc/passwd'); open(p, 'w')",
         ] {
             assert_eq!(at("pkg/mod.py", code), None, "{code:?}");
         }
