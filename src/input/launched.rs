@@ -118,7 +118,8 @@ pub fn launched_paths(path: &str, data: &[u8]) -> Vec<String> {
             b"require" => Call::Require,
             _ if loader => Call::Require,
             _ if !runners_count => continue,
-            b"fork" | b"Worker" | b"_load" | b"run_path" | b"execaNode" => Call::File,
+            b"fork" | b"Worker" | b"_load" | b"run_path" | b"execaNode" | b"setupPrimary"
+            | b"setupMaster" => Call::File,
             _ => Call::Program,
         };
         if let Some(arg) = call_argument(&data[open + 1..]) {
@@ -708,6 +709,9 @@ const JS_CALLS: &[&[u8]] = &[
     b"execa",
     b"execaSync",
     b"execaNode",
+    // `cluster.setupPrimary({ exec: path })`: what `cluster.fork()` runs.
+    b"setupPrimary",
+    b"setupMaster",
 ];
 
 /// The names of Python's calls that run a program or a file.
@@ -995,6 +999,15 @@ fn literals(arg: &[u8]) -> (Vec<(String, bool)>, bool) {
     let mut i = 0;
     while i < arg.len() {
         match arg[i] {
+            // A module a nested `require('path')` loads names no part of
+            // the path (`require('path').join(__dirname, 'docs', 'x.txt')`).
+            q @ (b'\'' | b'"' | b'`') if arg[..i].trim_ascii_end().ends_with(b"require(") => {
+                other_code = true;
+                i += 1;
+                while i < arg.len() && arg[i] != q {
+                    i += if arg[i] == b'\\' { 2 } else { 1 };
+                }
+            }
             q @ (b'\'' | b'"' | b'`') => {
                 let mut lit = Vec::new();
                 let mut parts = 0;
@@ -1294,6 +1307,21 @@ mod tests {
         );
         has("exec('./docs/run.txt --quiet');", "package/docs/run.txt");
         has("execSync(`sh ${x} docs/run.txt`);", "package/docs/run.txt");
+        // The path module loaded in the argument itself, and what
+        // `cluster.fork()` runs (both allowed by the shipped gate before
+        // session 40).
+        has(
+            "new Worker(require('path').join(__dirname, '..', 'docs', 'notes.txt'));",
+            "package/docs/notes.txt",
+        );
+        has(
+            "c.setupPrimary({ exec: __dirname + '/../docs/notes.txt' }); c.fork();",
+            "package/docs/notes.txt",
+        );
+        has(
+            "cluster.setupMaster({ exec: 'docs/notes.txt', silent: true });",
+            "package/docs/notes.txt",
+        );
     }
 
     #[test]

@@ -28,7 +28,9 @@
 //! `runpy.run_module` of a module named at run time; doctest's runners of
 //! a file's or a string's examples (`doctest.testfile`, `DocFileSuite`,
 //! `run_docstring_examples`, `DocTestRunner().run`);
-//! `PyRun_*`; `execfile`, `run_path`, `SourceFileLoader`,
+//! `PyRun_*`; bytecode put into a code object (`replace(co_code=…)`);
+//! pip's entry point called to install packages (`pip._internal`'s
+//! `main`, `pip.main`); `execfile`, `run_path`, `SourceFileLoader`,
 //! `spec_from_file_location` and `imp.load_*` (they run a file by its path,
 //! whatever its name); PyArmor's `__pyarmor__` and its runtime (bytecode
 //! decrypted at run time, as GuardDog's `pyarmor` rule notes malware
@@ -51,7 +53,8 @@
 //! async and generator function constructors, `Function` given to
 //! `Reflect`, assigned to a name or reached as a function's constructor
 //! (`[].constructor.constructor`, `Object.constructor`), `import()` of a computed
-//! specifier, the `vm` module's runners, `module._compile`, a worker
+//! specifier, the `vm` module's runners (under any name:
+//! `require('vm').runInThisContext(s)`), `module._compile`, a worker
 //! thread given its code as a string (`eval: true`), and a native library
 //! loaded by its path (`process.dlopen`). Each line is matched as
 //! written and as [`fold`](crate::precheck::fold::fold) folds it, so
@@ -195,6 +198,11 @@ fn pattern(lang: Lang) -> &'static Regex {
                 // weights only.
                 r#"|\b(?:c?[pP]ickle|_pickle|dill|cloudpickle)\.loads?\s*\(|\bUnpickler\s*\(|\bjsonpickle\.decode\s*\(|\bread_pickle\s*\(|\bjoblib\.load\s*\(|\b(?:np|numpy)\.load\s*\([^\n]*\ballow_pickle\s*=\s*True|\bshelve\.open\s*\("#,
                 r#"|\byaml\.(?:unsafe|full)_load(?:_all)?\s*\(|\bLoader\s*=\s*(?:yaml\.)?(?:Unsafe)?Loader\b|\bmarshal\.loads?\s*\(|\bCodeType\s*\("#,
+                // Bytecode put into a code object (`f.__code__.replace(co_code=b)`).
+                r#"|\breplace\s*\([^\n]*\bco_code\s*="#,
+                // Packages installed at run time through pip's own entry
+                // point: their code is in no file of this package.
+                r#"|\bpip\.main\s*\(|\bpip\._internal\b[^\n]*\bmain\b"#,
                 r#"|(?P<torch>\btorch\.load\s*\()"#,
                 // The same loaders imported by name or under another name
                 // (`from pickle import loads as l`, `import pickle as p`).
@@ -219,7 +227,10 @@ fn pattern(lang: Lang) -> &'static Regex {
                 // Not a method (`re.exec(s)`), nor inside a literal (a quote
                 // before the name cannot be code).
                 // An optional call (`eval?.(s)`) calls all the same.
-                r#"(?P<first>(?:^|[^\w.$'"`]|\b(?:globalThis|global|window|self)\.)eval\s*(?:\?\.\s*)?\(|\bimport\s*\()"#,
+                r#"(?P<first>(?:^|[^\w.$'"`]|\b(?:globalThis|global|window|self)\.)eval\s*(?:\?\.\s*)?\(|\bimport\s*\("#,
+                // The `vm` module's runners under any name
+                // (`require('vm').runInThisContext(s)`, destructured).
+                r#"|\brunIn(?:This|New)Context\s*\(|\bcompileFunction\s*\()"#,
                 r#"|(?P<all>(?:^|[^\w.$'"`])Function\s*(?:\?\.\s*)?\("#,
                 // Called through `call`, `apply` or `bind`:
                 // `eval.call(null, s)`.
@@ -303,13 +314,13 @@ fn needles(lang: Lang) -> &'static Regex {
     match lang {
         Lang::Python => PY.get_or_init(|| {
             build(
-                "exec|eval|compile|run_path|run_module|imp\\.load_|pyarmor|FileLoader|spec_from_file_location|builtins|pdb\\.run|rofile\\.run|timeit|runsource|runcode|PyRun_|[pP]ickle|dill|joblib|allow_pickle|shelve|yaml|Loader|marshal|CodeType|torch|Trace\\s*\\(|Bdb\\s*\\(|Pdb\\s*\\(|Profile\\s*\\(|doctest|Runner",
+                "exec|eval|compile|run_path|run_module|imp\\.load_|pyarmor|FileLoader|spec_from_file_location|builtins|pdb\\.run|rofile\\.run|timeit|runsource|runcode|PyRun_|[pP]ickle|dill|joblib|allow_pickle|shelve|yaml|Loader|marshal|CodeType|co_code|pip\\.main|pip\\._internal|torch|Trace\\s*\\(|Bdb\\s*\\(|Pdb\\s*\\(|Profile\\s*\\(|doctest|Runner",
                 false,
             )
         }),
         Lang::JavaScript => JS.get_or_init(|| {
             build(
-                "eval|Function|vm\\.|Script|_compile|import|getPrototypeOf|constructor|dlopen",
+                "eval|Function|vm\\.|Script|_compile|import|getPrototypeOf|constructor|dlopen|runIn",
                 false,
             )
         }),
@@ -1633,8 +1644,24 @@ mod tests {
             "Reflect.construct(Function, [s])();",
             "const F = Function;\nF(s)();",
             "const F = Reflect.apply(Function.bind, Function, [null, s]);",
+            // The `vm` module's runners under any name (allowed by every
+            // rule but the veto before session 40).
+            "require('vm').runInThisContext(s);",
+            "const { runInThisContext } = require('node:vm');\nrunInThisContext(s);",
+            "import('node:vm').then((m) => m.runInNewContext(s, { require }));",
+            "const f = compileFunction(body, ['require']);",
         ] {
             assert!(js(code).is_some(), "{code:?}");
+        }
+        for code in [
+            // Bytecode put into a code object, and packages installed at
+            // run time through pip's entry point (the shipped gate allowed
+            // the last in tomli before session 40).
+            "f.__code__ = f.__code__.replace(co_code=bytes.fromhex(h))",
+            "from pip._internal.cli.main import main\nmain(['install', name])",
+            "pip.main(['install', name])",
+        ] {
+            assert!(py(code).is_some(), "{code:?}");
         }
         assert!(py("builtins.exec.__call__(s)").is_some());
         // The line named is the call through the alias, not its binding.
@@ -1716,6 +1743,10 @@ mod tests {
             (Lang::Python, "codeop.compile_command(s)"),
             (Lang::Python, "doctest.testfile(p)"),
             (Lang::Python, "DebugRunner().run(t)"),
+            (Lang::Python, "c.replace(co_code=b)"),
+            (Lang::Python, "pip.main(a)"),
+            (Lang::Python, "from pip._internal import main"),
+            (Lang::JavaScript, "runInNewContext(s)"),
             (Lang::JavaScript, "eval?.(s)"),
             (Lang::JavaScript, "Function.bind(null, s)"),
             (Lang::JavaScript, "process.dlopen(m, p)"),
@@ -1791,6 +1822,10 @@ mod tests {
             // A module the package names (pip's runner).
             "runpy.run_module('pip', run_name='__main__', alter_sys=True)",
             "code.InteractiveConsole(locals()).interact()",
+            // Attributes of a code-like object, not bytecode put in one
+            // (twisted's and coverage's).
+            "self.co_code = code.co_code",
+            "text = s.replace('pip.main', 'x')\nprint(pipeline.main)",
             // Literal source, a callable, or no source at all.
             "timeit.Timer('x = 1').timeit()",
             "pdb.run('main()')",
@@ -1826,6 +1861,8 @@ mod tests {
             "return new this.constructor(opts);",
             "class A { constructor(x) { this.x = x; } }",
             "let e = new (Object.getPrototypeOf(t)).constructor(t.length);",
+            "const v = runInThisContext('1 + 1');",
+            "const _ = lodash.runInContext(root);",
         ] {
             assert_eq!(js(code), None, "{code:?}");
         }
