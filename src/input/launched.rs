@@ -12,7 +12,9 @@
 //! string-padder's stealer in that file, was allowed until session 17;
 //! `require(path.join(__dirname, 'docs', 'notes.txt'))`,
 //! `require(__dirname + '/docs/notes.txt')`, `` require(`./docs/notes.txt`) ``
-//! and `child_process.fork('./docs/notes.txt')` until session 27.
+//! and `child_process.fork('./docs/notes.txt')` until session 27;
+//! `require('is-number/docs/notes.txt')` (the package's own file by its
+//! name) and `cluster.setupPrimary({ exec: … })` until session 40.
 //! [`super::render`] keeps a path found here only if it names a member
 //! the scan read as documentation or data, and then makes the package's
 //! code opaque, naming both files.
@@ -777,12 +779,45 @@ fn argument_paths(arg: &[u8], call: Call) -> (Vec<String>, Vec<String>) {
     }
     // A forked or worker file's relative path is from wherever the program
     // runs: a package's scripts run from its root.
-    let from_root = if call == Call::File {
+    let mut from_root = if call == Call::File {
         from_dir.clone()
     } else {
         Vec::new()
     };
+    // A package's own file required by its name (`require('is-number/
+    // docs/notes.txt')`, which Node finds in the package's own folder
+    // once installed): read from the root, without the name. Another
+    // package's file by the same path is rare, and a path is kept only
+    // if it names a member read as documentation or data.
+    if let [(spec, true)] = &pieces[..] {
+        if let Some(rest) = self_reference(spec) {
+            from_root.push(format!("./{rest}"));
+        }
+    }
     (from_dir, from_root)
+}
+
+/// The path inside its package of a bare specifier that names a file of
+/// one by its extension (`name/docs/a.txt`, `@scope/name/a.md`): that
+/// path, or `None` for a relative or absolute path, a Node built-in
+/// (`node:fs`), a package name alone or with a folder (`lodash/fp`), or a
+/// first part that is no package name.
+fn self_reference(spec: &str) -> Option<&str> {
+    let skip = if spec.starts_with('@') { 2 } else { 1 };
+    let mut parts = spec.splitn(skip + 1, '/');
+    for _ in 0..skip {
+        let name = parts.next()?;
+        let name = name.strip_prefix('@').unwrap_or(name);
+        let valid = name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-._~".contains(&b));
+        if name.is_empty() || name.starts_with(['.', '_']) || !valid {
+            return None;
+        }
+    }
+    parts
+        .next()
+        .filter(|rest| file_name(rest).1.contains('.') && !rest.ends_with('/'))
 }
 
 /// The literals' path parts joined as one relative path.
@@ -1322,6 +1357,34 @@ mod tests {
             "cluster.setupMaster({ exec: 'docs/notes.txt', silent: true });",
             "package/docs/notes.txt",
         );
+    }
+
+    /// A package's own file required by the package's name: Node finds it
+    /// in the package's folder once installed (allowed by the shipped
+    /// gate before session 40).
+    #[test]
+    fn own_files_required_by_the_package_name_are_paths() {
+        let has = |js: &str, want: &str| assert_launches("package/lib/util.js", js, want);
+        has(
+            "require('is-number/docs/notes.txt');",
+            "package/docs/notes.txt",
+        );
+        has("require('@acme/util/docs/a.md');", "package/docs/a.md");
+        for (spec, rest) in [
+            ("is-number/docs/notes.txt", Some("docs/notes.txt")),
+            ("@acme/util/docs/a.md", Some("docs/a.md")),
+            ("lodash", None),
+            ("@acme/util", None),
+            ("@acme/util/", None),
+            ("lodash/fp", None),
+            (")./notes.txt", None),
+            ("@/docs/a.md", None),
+            ("node:fs/promises", None),
+            ("./docs/a.md", None),
+            ("/etc/x", None),
+        ] {
+            assert_eq!(self_reference(spec), rest, "{spec}");
+        }
     }
 
     #[test]
