@@ -270,19 +270,23 @@ fn reads_clipboard() -> &'static Regex {
 
 /// A file that writes files and names where another installed package
 /// lives (a path made of a module's `__file__`, `site.getsitepackages()`,
-/// `sysconfig.get_paths()['purelib']`, `site-packages`, `require.resolve`,
-/// `node_modules/`): what
-/// a payload does to plant itself in code that runs later, or in every
-/// Python process (a `.pth` file). tomli appending to pip's `__init__.py`
-/// was allowed (the veto read nothing of it: its view was empty). The line
-/// named is the first that names such a place.
+/// `sysconfig.get_paths()['purelib']`, `site-packages`, `site.USER_SITE`,
+/// `get_python_lib()`, `require.resolve`, `node_modules/`) or what Python
+/// runs at every start wherever it lies there (a `.pth` file by name,
+/// `sitecustomize`, `usercustomize`): what a payload does to plant itself
+/// in code that runs later, or in every Python process. tomli appending to
+/// pip's `__init__.py` was allowed (the veto read nothing of it: its view
+/// was empty); so was tomli writing a `.pth` file into the folder
+/// `site.USER_SITE`, `get_python_lib()` or a scan of `sys.path` gave it
+/// (veto 0.0005 to 0.0015, session 40). The line named is the first that
+/// names such a place.
 fn other_package_write(code: &Code, writing: bool) -> Option<usize> {
     static PLACE: OnceLock<Regex> = OnceLock::new();
     if !writing {
         return None;
     }
     let place = PLACE.get_or_init(|| {
-        build(r"\b(?:dirname|abspath|realpath|Path|join|open)\s*\(\s*\w+\.__file__\b|\bget(?:user)?sitepackages\b|\bget_paths?\s*\([^\n]*\b(?:pure|plat)lib\b|\b(?:site|dist)-packages\b|\brequire\.resolve\s*\(|\bnode_modules/")
+        build(r#"\b(?:dirname|abspath|realpath|Path|join|open)\s*\(\s*\w+\.__file__\b|\bget(?:user)?sitepackages\b|\bget_paths?\s*\([^\n]*\b(?:pure|plat)lib\b|\b(?:site|dist)-packages\b|\bUSER_SITE\b|\bget_python_lib\b|\.pth['"]|\b(?:site|user)customize\b|\brequire\.resolve\s*\(|\bnode_modules/"#)
     });
     // `os.path.dirname(__file__)` is the file's own place: only a
     // module's `__file__` made into a path (`dirname(pip.__file__)`) is
@@ -711,6 +715,22 @@ mod tests {
                 TAMPER,
             ),
             (
+                "d = site.USER_SITE; (Path(d) / 'zz.pth').write_text(line)",
+                TAMPER,
+            ),
+            (
+                "d = get_python_lib(); open(os.path.join(d, 'x'), 'w').write(s)",
+                TAMPER,
+            ),
+            (
+                "d = next(p for p in sys.path if p.endswith('packages')); (Path(d) / f'{n}.pth').write_text(line)",
+                TAMPER,
+            ),
+            (
+                "with open(os.path.join(d, 'sitecustomize.py'), 'a') as f: f.write(s)",
+                TAMPER,
+            ),
+            (
                 "with open(os.path.join(sys.prefix, 'pip.conf'), 'w') as f: f.write(CFG)",
                 INSTALLER_CONFIG,
             ),
@@ -1038,6 +1058,7 @@ mod tests {
             "for key in ('purelib', 'platlib'): setattr(install, 'install_' + key, d)",
             // A place named, nothing written.
             "print(site.getsitepackages())",
+            "if os.path.exists(site.USER_SITE): print(sorted(glob('*.pth')))",
             // One variable of the environment, or a copy for a child.
             "HELLO: JSON.stringify(process.env.HELLO),",
             "token = json.dumps(os.environ.get('TOKEN'))",
