@@ -940,6 +940,10 @@ struct HiddenCode {
     /// `require('./lib/metadata')` loads `metadata.js` or a folder's
     /// `index.js` when no file has that exact name.
     required: Vec<(String, String)>,
+    /// In a version diff, (changed code file, an unchanged file named as
+    /// documentation or data it requires, forks or runs by path): the
+    /// file was accepted as a document, and the change makes it run.
+    reached: Vec<(String, String)>,
     /// (build script, a build script in a test tree it runs), kept only if
     /// that script is a member.
     test_builds: Vec<(String, String)>,
@@ -1152,6 +1156,7 @@ impl HiddenCode {
         self.encoded.extend(other.encoded);
         self.entries.extend(other.entries);
         self.required.extend(other.required);
+        self.reached.extend(other.reached);
         self.test_builds.extend(other.test_builds);
         self.paths.extend(other.paths);
         self.hooks.extend(other.hooks);
@@ -1234,6 +1239,7 @@ impl HiddenCode {
         self.encoded.sort();
         self.entries.sort();
         self.required.sort();
+        self.reached.sort();
         self.test_builds.sort();
         self.hooks.sort();
         self.unparsed.sort();
@@ -1325,6 +1331,16 @@ impl HiddenCode {
                 .into_iter()
                 .filter(|(_, t)| changed_paths.contains(t.as_str())),
         );
+        // A changed script that makes Node run an unchanged document
+        // (is-number 7.0.1 shipped `docs/notes.txt`, 7.0.2 added
+        // `require('./docs/notes.txt')`: allowed before session 40).
+        let reached = self
+            .required
+            .iter()
+            .filter(|(_, t)| same.paths.contains(t))
+            .cloned()
+            .collect::<Vec<_>>();
+        self.reached.extend(reached);
         self.required.extend(same.required);
         self.test_builds.extend(same.test_builds);
         self.requirement_files.extend(same.requirement_files);
@@ -1492,7 +1508,12 @@ impl HiddenCode {
     /// it makes Node run as JavaScript).
     fn runs_as_js(&self) -> Vec<(String, String)> {
         let required = self.required.iter().filter(|(_, t)| self.paths.contains(t));
-        self.entries.iter().chain(required).cloned().collect()
+        self.entries
+            .iter()
+            .chain(required)
+            .chain(&self.reached)
+            .cloned()
+            .collect()
     }
 }
 

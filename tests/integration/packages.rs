@@ -3212,7 +3212,10 @@ fn dependencies_fetched_from_outside_a_registry_cannot_be_cleared() {
 ///   string-padder's stealer (main model 0.00014, the veto reads no
 ///   document);
 /// - an unchanged `postinstall` running a changed `lib/check.js`;
-/// - an unchanged `main` naming a changed file called `docs/guide.md`.
+/// - an unchanged `main` naming a changed file called `docs/guide.md`;
+/// - (until session 40) a changed `index.js` that requires an unchanged
+///   `docs/notes.txt`: the release before shipped the stealer as a
+///   document nothing ran, and the change makes Node run it.
 ///
 /// A change to code only, beside the same unchanged `eval`, is still
 /// allowed: the veto reads changed code.
@@ -3257,6 +3260,25 @@ fn a_version_diff_is_judged_with_what_its_unchanged_code_runs() {
             guide("main-1.tgz", b"module.exports = (n) => n > 0;\n"),
             guide("main-2.tgz", b"module.exports = (n) => n >= 0;\n"),
             "package.json -> docs/guide.md",
+        ),
+        (
+            is_number_with_all(
+                &c,
+                "reach-1.tgz",
+                &[
+                    ("package/lib/util.js", b"module.exports = 1;\n"),
+                    ("package/docs/notes.txt", &stealer),
+                ],
+            ),
+            is_number_with_all(
+                &c,
+                "reach-2.tgz",
+                &[
+                    ("package/lib/util.js", b"module.exports = require('../docs/notes.txt');\n"),
+                    ("package/docs/notes.txt", &stealer),
+                ],
+            ),
+            "lib/util.js -> docs/notes.txt",
         ),
     ];
     for (base, new, named) in &cases {
