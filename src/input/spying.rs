@@ -755,8 +755,9 @@ mod tests {
                 SHELL_STARTUP,
             ),
             // Files that grant access or change what the machine trusts,
-            // written through `pathlib` (the shipped gate allowed the
-            // last three in tomli before session 40).
+            // written through `pathlib`, `os.open` or `openSync` (the
+            // shipped gate allowed the sudoers, hosts and `.gitconfig`
+            // writes in tomli before session 40).
             (
                 "with (Path.home() / '.ssh' / 'authorized_keys').open('a') as f: f.write(k)",
                 ACCESS_CONFIG,
