@@ -179,7 +179,7 @@ fn pattern(lang: Lang) -> &'static Regex {
                 r#"|\brunpy\.run_module\s*\()"#,
                 r#"|\bPyRun_\w+"#,
                 // Doctest's runners of a file's or a string's examples.
-                r#"|\bdoctest\.(?:testfile|DocFileSuite|DocFileTest|run_docstring_examples)\s*\(|\b(?:DocTestRunner|DebugRunner)\s*\([^()\n]*\)\s*\.\s*run\s*\("#,
+                r#"|\bdoctest\.(?:DOCTEST_FILE_RUNNERS)\s*\(|\b(?:DocTestRunner|DebugRunner)\s*\([^()\n]*\)\s*\.\s*run\s*\("#,
                 r#"|\bexecfile\s*\(|\brun_path\s*\(|\bSource(?:less)?FileLoader\b|\bspec_from_file_location\b"#,
                 // The same through `imp` (Python before 3.12).
                 r#"|\bimp\.load_(?:source|compiled|dynamic|module|package)\s*\("#,
@@ -220,7 +220,8 @@ fn pattern(lang: Lang) -> &'static Regex {
                 r#"|\bgetattr\s*\(\s*BYTE_LOADERS\s*,\s*[^'"\s]"#,
                 r#"|(?:\b__import__\s*\(|\bimport_module\s*\(|\bmodules\s*\.\s*get\s*\(|\bmodules\s*\[)\s*['"]BYTE_LOADERS['"]"#,
             )
-            .replace("BYTE_LOADERS", BYTE_LOADERS), true)
+            .replace("BYTE_LOADERS", BYTE_LOADERS)
+            .replace("DOCTEST_FILE_RUNNERS", &DOCTEST_FILE_RUNNERS.join("|")), true)
         }),
         Lang::JavaScript => JS.get_or_init(|| {
             build(concat!(
@@ -1387,7 +1388,8 @@ const RUNNER_MODULES: &str = "pdb|cProfile|profile|timeit|doctest";
 const RUNNER_CALLS: [&str; 6] = ["run", "runctx", "runeval", "timeit", "repeat", "Timer"];
 
 /// Doctest's functions that run the examples of a file or an object's
-/// docstring, which count whatever their arguments.
+/// docstring, which count whatever their arguments: after `doctest.` in
+/// [`pattern`], and imported or under another name in [`runner_aliases`].
 const DOCTEST_FILE_RUNNERS: [&str; 4] = [
     "testfile",
     "DocFileSuite",

@@ -725,21 +725,11 @@ mod tests {
             check(text.as_bytes());
         }
         // Every fixture text the tests read, whole.
-        let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
-        let mut stack = vec![std::path::PathBuf::from(fixtures)];
-        let mut read = 0;
-        while let Some(dir) = stack.pop() {
-            for e in std::fs::read_dir(&dir).unwrap().flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    stack.push(p);
-                } else if let Ok(data) = std::fs::read(&p) {
-                    check(&data);
-                    read += 1;
-                }
-            }
+        let fixtures = crate::util::crate_files(&["tests/fixtures"]);
+        for data in &fixtures {
+            check(data);
         }
-        assert!(read > 20, "{read} fixture files");
+        assert!(fixtures.len() > 20, "{} fixture files", fixtures.len());
         // Random mixes of word bytes, punctuation, spaces, line breaks and
         // non-ASCII bytes, with concept words among them.
         let alphabet: &[&[u8]] = &[
