@@ -12,6 +12,7 @@ pub mod archive;
 pub mod code;
 pub mod collection;
 pub mod fetched;
+pub mod js_syntax;
 pub mod launched;
 pub mod metadata;
 pub mod placement;

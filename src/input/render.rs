@@ -947,6 +947,14 @@ struct HiddenCode {
     /// (build script, a build script in a test tree it runs), kept only if
     /// that script is a member.
     test_builds: Vec<(String, String)>,
+    /// Files named as documentation or data that Node would run as
+    /// JavaScript, whose text could compile and does something when run
+    /// ([`holds_javascript`](super::js_syntax::holds_javascript)); they
+    /// count in a package npm installs ([`npm`](Self::npm)). In a version
+    /// diff, unchanged ones are marked so.
+    js_documents: Vec<String>,
+    /// Whether the package holds a `package.json` npm reads ([`npm_reads`]).
+    npm: bool,
     /// Every member looked at.
     paths: std::collections::HashSet<String>,
     /// (file, what npm runs at install because of it)
@@ -1112,6 +1120,14 @@ impl HiddenCode {
         for target in launched_but_read_inert(&m.path, text) {
             self.required.push((m.path.clone(), target));
         }
+        if runs_as_js_but_reads_inert(&m.path)
+            && super::js_syntax::holds_javascript(&m.path, &m.data)
+        {
+            self.js_documents.push(m.path.clone());
+        }
+        if file_name(&m.path).0 == "package.json" && npm_reads(&m.path) {
+            self.npm = true;
+        }
         let (included, test_builds) = build_runs(&m.path, &m.data);
         for target in included {
             self.required.push((m.path.clone(), target));
@@ -1158,6 +1174,8 @@ impl HiddenCode {
         self.required.extend(other.required);
         self.reached.extend(other.reached);
         self.test_builds.extend(other.test_builds);
+        self.js_documents.extend(other.js_documents);
+        self.npm |= other.npm;
         self.paths.extend(other.paths);
         self.hooks.extend(other.hooks);
         self.unparsed.extend(other.unparsed);
@@ -1241,6 +1259,7 @@ impl HiddenCode {
         self.required.sort();
         self.reached.sort();
         self.test_builds.sort();
+        self.js_documents.sort();
         self.hooks.sort();
         self.unparsed.sort();
         self.unread.sort();
@@ -1343,6 +1362,16 @@ impl HiddenCode {
         self.reached.extend(reached);
         self.required.extend(same.required);
         self.test_builds.extend(same.test_builds);
+        // A changed script may start to run an unchanged document that
+        // holds JavaScript by a path it computes, which no edge names.
+        self.npm |= same.npm;
+        if changed.iter().any(|m| !is_inert(&m.path)) {
+            self.js_documents.extend(
+                same.js_documents
+                    .into_iter()
+                    .map(|p| format!("{p} (unchanged)")),
+            );
+        }
         self.requirement_files.extend(same.requirement_files);
         // A changed import of an unchanged test module opens the tests as
         // the patterns' openings do, and so does an unchanged import of
@@ -1389,6 +1418,7 @@ impl HiddenCode {
             self.runs_by_itself_note(),
             declared_note(&self.declared),
             self.test_builds_note(),
+            self.js_documents_note(),
         ]
         .into_iter()
         .flatten()
@@ -1432,6 +1462,24 @@ impl HiddenCode {
         files_note(&shown, |n, names| {
             format!(
                 "the package's build runs or compiles {n} file(s) in a test tree ({names}), which the pre-check reads as tests though building the package runs them; the pre-check alone does not allow it: left to detectors, or review them and allowlist the artifact by sha256"
+            )
+        })
+    }
+
+    /// The documents of a package npm installs that could run as
+    /// JavaScript. Node runs any file code requires as JavaScript, and a
+    /// path the code computes (`['docs', 'notes.txt'].join('/')`, a
+    /// template, a loop over a folder) is not followed to its file, so
+    /// the pre-check, reading such a file as prose, allowed a stealer in
+    /// `docs/notes.txt` that `index.js` required so (session 40). Real
+    /// documents cannot compile as JavaScript ([`super::js_syntax`]).
+    fn js_documents_note(&self) -> Option<String> {
+        if !self.npm {
+            return None;
+        }
+        files_note(&self.js_documents, |n, names| {
+            format!(
+                "{n} file(s) named as documentation or data hold JavaScript that could run ({names}): Node runs any file the package's code requires, by a path it may compute, as JavaScript, and the pre-check reads these as documentation; the pre-check alone does not allow it: left to detectors, or review them and allowlist the artifact by sha256"
             )
         })
     }

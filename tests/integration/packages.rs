@@ -2574,6 +2574,69 @@ fn a_document_a_script_requires_cannot_be_cleared() {
     assert_reason(&o, &r, (0, "precheck-harmless"));
 }
 
+/// A document that holds JavaScript in a package npm installs is not
+/// cleared on the pre-check's scores: code may require it by a path the
+/// scan does not follow (joined from an array, a template of names, a
+/// `.replace`, a wrapper function's argument, a loop over a folder; the
+/// shipped gate allowed each with string-padder's stealer in
+/// `docs/notes.txt`, session 40). Under thresholds that clear any score
+/// and no veto, so only the rule decides. The same computed requires of
+/// prose, or of a licence that is `//` comments, change nothing; nor does
+/// the stealer as a document of a Python sdist, which npm never installs.
+#[test]
+fn a_document_that_holds_javascript_is_not_cleared_in_an_npm_package() {
+    let c = Canary::new();
+    let lax = lax_config(&c);
+    let stealer = string_padder_stealer();
+    let computed = [
+        "module.exports = require('../' + ['docs', 'notes.txt'].join('/'));\n",
+        "const d = 'docs', f = 'notes.txt';\nmodule.exports = require(`../${d}/${f}`);\n",
+        "module.exports = require('../docs/notes.md'.replace('.md', '.txt'));\n",
+        "function load(p) { return require(p); }\nmodule.exports = load(__dirname + '/../docs/notes.txt');\n",
+        "const fs = require('fs');\nfor (const f of fs.readdirSync(__dirname + '/../docs')) require('../docs/' + f);\n",
+    ];
+    for (i, util) in computed.iter().enumerate() {
+        let p = is_number_with_all(
+            &c,
+            &format!("computed-{i}.tgz"),
+            &[
+                ("package/lib/util.js", util.as_bytes()),
+                ("package/docs/notes.txt", &stealer),
+            ],
+        );
+        let (o, r) = scan_path_json_under(&c, &lax, &p);
+        assert_reason(&o, &r, (2, "inconclusive"));
+        let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+        assert!(
+            note.contains("hold JavaScript that could run (package/docs/notes.txt)"),
+            "{util}: {note}"
+        );
+    }
+    let prose: &[u8] = b"These notes say how the helpers check numbers.\n";
+    let licence: &[u8] =
+        b"// Copyright (c) 2017 Someone\n// Permission is hereby granted (the \"Software\").\n";
+    for (name, doc) in [("prose.tgz", prose), ("licence.tgz", licence)] {
+        let p = is_number_with_all(
+            &c,
+            name,
+            &[
+                ("package/lib/util.js", computed[4].as_bytes()),
+                ("package/docs/notes.txt", doc),
+            ],
+        );
+        let (o, r) = scan_path_json_under(&c, &lax, &p);
+        assert_reason(&o, &r, (0, "precheck-harmless"));
+    }
+    let p = tinypkg_sdist(
+        &c,
+        "python.tar.gz",
+        "",
+        &[("tinypkg-1.0/docs/notes.txt", &stealer)],
+    );
+    let (o, r) = scan_path_json_under(&c, &lax, &p);
+    assert_reason(&o, &r, (0, "precheck-harmless"));
+}
+
 /// Python run on a file named as data runs it as Python: an sdist whose
 /// module does `subprocess.Popen([sys.executable, 'docs/notes.txt'])` is
 /// not cleared on the text it read as prose, under thresholds that clear
@@ -3279,6 +3342,30 @@ fn a_version_diff_is_judged_with_what_its_unchanged_code_runs() {
                 ],
             ),
             "lib/util.js -> docs/notes.txt",
+        ),
+        // The same document, unchanged, required by a path the change
+        // computes (allowed before session 41).
+        (
+            is_number_with_all(
+                &c,
+                "computed-1.tgz",
+                &[
+                    ("package/lib/util.js", b"module.exports = 1;\n"),
+                    ("package/docs/notes.txt", &stealer),
+                ],
+            ),
+            is_number_with_all(
+                &c,
+                "computed-2.tgz",
+                &[
+                    (
+                        "package/lib/util.js",
+                        b"module.exports = require('../' + ['docs', 'notes.txt'].join('/'));\n",
+                    ),
+                    ("package/docs/notes.txt", &stealer),
+                ],
+            ),
+            "hold JavaScript that could run (docs/notes.txt (unchanged))",
         ),
     ];
     for (base, new, named) in &cases {
