@@ -15,29 +15,15 @@ Canary reads them as bytes. Standard library only.
 """
 import base64
 import hashlib
-import json
 import os
 import sys
 import urllib.parse
 import urllib.request
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fetch_sdists import get_json, read_lock  # noqa: E402
+
 REGISTRY = "https://registry.npmjs.org/"
-
-
-def get_json(url):
-    with urllib.request.urlopen(url, timeout=60) as r:
-        return json.load(r)
-
-
-def read_lock(path):
-    """{name: (version, filename, sha256)} of a lock file; {} if it is absent."""
-    locked = {}
-    if path and os.path.exists(path):
-        for line in open(path):
-            if line.strip() and not line.startswith("#"):
-                n, v, f, s = line.split()
-                locked[n] = (v, f, s)
-    return locked
 
 
 def release(name, version):

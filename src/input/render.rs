@@ -455,9 +455,13 @@ fn rank(path: &str) -> u8 {
         _ => {}
     }
     let script_ext = matches!(ext, "sh" | "bash" | "ps1" | "bat" | "cmd" | "vbs");
+    // `.mts` and `.cts` too: Node runs them (stripping their types since
+    // Node 22.18, as JavaScript before), so a test tree's `notes.cts`
+    // required by a computed path ran while read as a test's data
+    // (session 41).
     let code_ext = matches!(
         ext,
-        "py" | "pyw" | "js" | "cjs" | "mjs" | "ts" | "jsx" | "tsx"
+        "py" | "pyw" | "js" | "cjs" | "mjs" | "ts" | "mts" | "cts" | "jsx" | "tsx"
     );
     let doc_names = [
         "pkg-info",
@@ -3031,6 +3035,12 @@ mod tests {
             "LICENSE.sh",
             "pkg/record.pyx",
             "pkg/changes.pth",
+            // TypeScript Node runs, in a test tree too (a stealer in
+            // `test/notes.cts` a computed path required was allowed as a
+            // test's data before session 41).
+            "test/notes.cts",
+            "test/fixtures/notes.mts",
+            "lib/index.d.cts",
             // CMake's build script, which a scikit-build backend runs.
             "CMakeLists.txt",
             "src/ext/CMakeLists.txt",
