@@ -94,12 +94,17 @@ const KEYWORDS: &[&[u8]] = &[
 ];
 
 /// The words of [`KEYWORDS`] after which a `/` may open a regular
-/// expression (`return /x/.test(s)`, `for (m of /x/g.exec(s))`). After
-/// the others it divides (`this / 2`; `static`, `get` or `let` used as a
-/// name) or is an error either way (`var /`).
+/// expression (`return /x/.test(s)`, `for (m of /x/g.exec(s))`; after
+/// `break`, `continue` or `debugger` a line break ends the statement, and
+/// the next may start with one). After the others it divides (`this / 2`;
+/// `static`, `get` or `let` used as a name) or is an error either way
+/// (`var /`).
 const REGEX_AFTER: &[&[u8]] = &[
     b"await",
+    b"break",
     b"case",
+    b"continue",
+    b"debugger",
     b"default",
     b"delete",
     b"do",
@@ -924,6 +929,8 @@ mod tests {
             "x = 1 /* a\nb */ y = 2\n",
             "promise\n  .then(f)\n  .catch(g)\n",
             "x = this / 2 / static\n",
+            "for (;;) { break\n/a b/.test(s) }\nfor (;;) { continue\n/a b/.test(s) }\n",
+            "debugger\n/a b/.test(s)\n",
             "a--\nb = 1\n",
             "x = c ? a.b : d\n",
             "a--\nb: for (;;) break b\n",
