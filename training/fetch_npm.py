@@ -21,7 +21,7 @@ import urllib.parse
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fetch_sdists import get_json, read_lock  # noqa: E402
+from fetch_sdists import get_json, read_lock, write_lock  # noqa: E402
 
 REGISTRY = "https://registry.npmjs.org/"
 
@@ -74,9 +74,7 @@ def main(argv):
         rows.append(f"{name} {version} {fname} {sha}")
         print(f"{name} {version}", file=sys.stderr)
     if lock_path and not locked:
-        with open(lock_path, "w") as fh:
-            fh.write("# name version filename sha256 (written by fetch_npm.py)\n")
-            fh.write("\n".join(rows) + "\n")
+        write_lock(lock_path, rows, "fetch_npm.py")
 
 
 if __name__ == "__main__":

@@ -24,7 +24,13 @@ import sys
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fetch_sdists import download_checked, get_json, locked_url, read_lock  # noqa: E402
+from fetch_sdists import (  # noqa: E402
+    download_checked,
+    get_json,
+    locked_url,
+    read_lock,
+    write_lock,
+)
 
 FINAL = re.compile(r"^\d+(\.\d+)*$")
 
@@ -79,9 +85,7 @@ def main():
         except Exception as e:  # a project without a previous sdist is reported, not fatal
             print(f"skip {name}: {e}", file=sys.stderr)
     if not pinned:
-        with open(prev_lock, "w") as fh:
-            fh.write("# name version filename sha256 (written by fetch_previous.py)\n")
-            fh.write("\n".join(out) + "\n")
+        write_lock(prev_lock, out, "fetch_previous.py")
 
 
 if __name__ == "__main__":

@@ -63,6 +63,14 @@ def read_lock(path):
     return locked
 
 
+def write_lock(path, rows, script):
+    """Writes `rows` (lines `name version filename sha256`) as the lock file
+    at `path`, headed with the name of the script that wrote it."""
+    with open(path, "w") as fh:
+        fh.write(f"# name version filename sha256 (written by {script})\n")
+        fh.write("\n".join(rows) + "\n")
+
+
 def download_checked(name, url, path, want):
     """Download `url` to `path` unless it is there, then check its sha256
     against `want` (a mismatch removes the file and ends the run)."""
@@ -115,9 +123,7 @@ def main():
         except Exception as e:  # a missing project is reported, not fatal
             print(f"skip {name}: {e}", file=sys.stderr)
     if lock_path and not locked:
-        with open(lock_path, "w") as fh:
-            fh.write("# name version filename sha256 (written by fetch_sdists.py)\n")
-            fh.write("\n".join(out) + "\n")
+        write_lock(lock_path, out, "fetch_sdists.py")
 
 
 if __name__ == "__main__":

@@ -2595,15 +2595,19 @@ fn a_document_that_holds_javascript_is_not_cleared_in_an_npm_package() {
         "function load(p) { return require(p); }\nmodule.exports = load(__dirname + '/../docs/notes.txt');\n",
         "const fs = require('fs');\nfor (const f of fs.readdirSync(__dirname + '/../docs')) require('../docs/' + f);\n",
     ];
-    for (i, util) in computed.iter().enumerate() {
-        let p = is_number_with_all(
+    // is-number whose `lib/util.js` is `util` and `docs/notes.txt` is `notes`.
+    let with_notes = |name: &str, util: &str, notes: &[u8]| {
+        is_number_with_all(
             &c,
-            &format!("computed-{i}.tgz"),
+            name,
             &[
                 ("package/lib/util.js", util.as_bytes()),
-                ("package/docs/notes.txt", &stealer),
+                ("package/docs/notes.txt", notes),
             ],
-        );
+        )
+    };
+    for (i, util) in computed.iter().enumerate() {
+        let p = with_notes(&format!("computed-{i}.tgz"), util, &stealer);
         let (o, r) = scan_path_json_under(&c, &lax, &p);
         assert_reason(&o, &r, (2, "inconclusive"));
         let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
@@ -2616,14 +2620,7 @@ fn a_document_that_holds_javascript_is_not_cleared_in_an_npm_package() {
     let licence: &[u8] =
         b"// Copyright (c) 2017 Someone\n// Permission is hereby granted (the \"Software\").\n";
     for (name, doc) in [("prose.tgz", prose), ("licence.tgz", licence)] {
-        let p = is_number_with_all(
-            &c,
-            name,
-            &[
-                ("package/lib/util.js", computed[4].as_bytes()),
-                ("package/docs/notes.txt", doc),
-            ],
-        );
+        let p = with_notes(name, computed[4], doc);
         let (o, r) = scan_path_json_under(&c, &lax, &p);
         assert_reason(&o, &r, (0, "precheck-harmless"));
     }
