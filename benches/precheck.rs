@@ -11,7 +11,10 @@
 //!   code, ASCII and with non-ASCII text on most lines (rich's sdist was
 //!   2.5× slower than GuardDog until the lexicon matched ASCII-only).
 //! - `render`: reading and rendering fixture archives (bytes = archive size),
-//!   and a generated large package (`synthetic-large`, bytes = its text).
+//!   and generated packages (bytes = their text): a large one
+//!   (`synthetic-large`), and two of 20,000 tiny files that guard against a
+//!   cost per file per file (`synthetic-many-runs`,
+//!   `synthetic-many-requirement-files`).
 //! - `scan`: the same packages through the coordinator (read, render, score,
 //!   decide), the figure compared with GuardDog.
 //! - `train`: one epoch over the small training fixture.
@@ -119,7 +122,7 @@ struct Case {
     large: bool,
 }
 
-/// The fixture packages, then the generated large one.
+/// The fixture packages, then the generated ones.
 fn packages() -> Vec<Case> {
     let mut cases: Vec<Case> = [
         "packages/benign/six-1.16.0.tar.gz",
@@ -138,21 +141,53 @@ fn packages() -> Vec<Case> {
         }
     })
     .collect();
-    let (path, bytes) = large_package();
-    cases.push(Case {
-        name: "synthetic-large".into(),
-        path: path.clone(),
-        bytes: *bytes,
-        large: true,
-    });
+    for (name, (path, bytes)) in [
+        ("synthetic-large", large_package()),
+        ("synthetic-many-runs", many_runs_package()),
+        (
+            "synthetic-many-requirement-files",
+            many_requirement_files_package(),
+        ),
+    ] {
+        cases.push(Case {
+            name: name.into(),
+            path: path.clone(),
+            bytes: *bytes,
+            large: true,
+        });
+    }
     cases
+}
+
+/// Writes a generated `.tar.gz` of `files` (path, text) to Cargo's temp
+/// folder for benches. Returns the archive and its uncompressed member bytes.
+fn write_package(name: &str, files: impl Iterator<Item = (String, String)>) -> (PathBuf, u64) {
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let gz = flate2::write::GzEncoder::new(
+        std::fs::File::create(&path).expect("bench temp file"),
+        flate2::Compression::default(),
+    );
+    let mut tar = tar::Builder::new(gz);
+    let mut total = 0u64;
+    for (member, text) in files {
+        let mut h = tar::Header::new_gnu();
+        h.set_size(text.len() as u64);
+        h.set_mode(0o644);
+        h.set_cksum();
+        tar.append_data(&mut h, &member, text.as_bytes())
+            .expect("bench archive");
+        total += text.len() as u64;
+    }
+    tar.into_inner()
+        .expect("bench archive")
+        .finish()
+        .expect("bench archive");
+    (path, total)
 }
 
 /// A generated sdist-like `.tar.gz` of ordinary code and service-style JSON
 /// (18.8 MiB of text in 300 files), the shape of the large packages that
-/// dominate scan time (botocore, lxml). Deterministic; written once per run
-/// to Cargo's temp folder for benches. Returns the archive and its
-/// uncompressed member bytes.
+/// dominate scan time (botocore, lxml). Deterministic; written once per run.
 fn large_package() -> &'static (PathBuf, u64) {
     static LARGE: std::sync::OnceLock<(PathBuf, u64)> = std::sync::OnceLock::new();
     LARGE.get_or_init(|| {
@@ -163,14 +198,7 @@ fn large_package() -> &'static (PathBuf, u64) {
             state ^= state << 17;
             state % n
         };
-        let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("synthetic-large-1.0.tar.gz");
-        let gz = flate2::write::GzEncoder::new(
-            std::fs::File::create(&path).expect("bench temp file"),
-            flate2::Compression::default(),
-        );
-        let mut tar = tar::Builder::new(gz);
-        let mut total = 0u64;
-        for f in 0..300 {
+        let files = (0..300).map(|f| {
             let mut text = String::new();
             let (name, json) = if f % 3 == 0 {
                 (format!("pkg-1.0/pkg/data/service_{f}.json"), true)
@@ -189,19 +217,56 @@ fn large_package() -> &'static (PathBuf, u64) {
                     ));
                 }
             }
-            let mut h = tar::Header::new_gnu();
-            h.set_size(text.len() as u64);
-            h.set_mode(0o644);
-            h.set_cksum();
-            tar.append_data(&mut h, &name, text.as_bytes())
-                .expect("bench archive");
-            total += text.len() as u64;
-        }
-        tar.into_inner()
-            .expect("bench archive")
-            .finish()
-            .expect("bench archive");
-        (path, total)
+            (name, text)
+        });
+        write_package("synthetic-large-1.0.tar.gz", files)
+    })
+}
+
+/// How many files the two many-file packages hold: within the default
+/// `max-members`, and where a cost per file per file shows (each was
+/// quadratic before session 42: 2.6 s and 4 s at 40,000).
+const MANY: usize = 20_000;
+
+/// 20,000 tiny modules, each with a line the veto's capability view keeps:
+/// the main model clears the package, and the veto reads 20,000 slices,
+/// each mapped back to the text.
+fn many_runs_package() -> &'static (PathBuf, u64) {
+    static MANY_RUNS: std::sync::OnceLock<(PathBuf, u64)> = std::sync::OnceLock::new();
+    MANY_RUNS.get_or_init(|| {
+        let files = (0..MANY).map(|i| {
+            (
+                format!("many-1.0/many/m{i}.py"),
+                format!(
+                    "from . import m{}\nexec(open('docs/n{i}.txt').read())\n",
+                    (i + 1) % MANY
+                ),
+            )
+        });
+        let manifest = std::iter::once((
+            "many-1.0/pyproject.toml".to_string(),
+            "[project]\nname = \"many\"\nversion = \"1.0\"\n".to_string(),
+        ));
+        write_package("synthetic-many-runs-1.0.tar.gz", manifest.chain(files))
+    })
+}
+
+/// A `pyproject.toml` naming 20,000 requirement files, each of which the
+/// scan looks up among the package's files.
+fn many_requirement_files_package() -> &'static (PathBuf, u64) {
+    static MANY_REQS: std::sync::OnceLock<(PathBuf, u64)> = std::sync::OnceLock::new();
+    MANY_REQS.get_or_init(|| {
+        let names: Vec<String> = (0..MANY).map(|i| format!("\"req/r{i}.txt\"")).collect();
+        let manifest = std::iter::once((
+            "reqs-1.0/pyproject.toml".to_string(),
+            format!(
+                "[project]\nname = \"reqs\"\nversion = \"1.0\"\ndynamic = [\"dependencies\"]\n\n[tool.setuptools.dynamic]\ndependencies = {{ file = [{}] }}\n",
+                names.join(",")
+            ),
+        ));
+        let files =
+            (0..MANY).map(|i| (format!("reqs-1.0/req/r{i}.txt"), format!("package-{i}>=1.0\n")));
+        write_package("synthetic-many-requirement-files-1.0.tar.gz", manifest.chain(files))
     })
 }
 

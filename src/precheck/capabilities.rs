@@ -912,16 +912,16 @@ impl Digest {
     /// after it is where the finding is) to the end of the last source byte
     /// before its end. An empty view maps to the empty span at 0.
     pub fn span_to_source(&self, span: Span) -> Span {
-        let first = self
-            .runs
-            .iter()
-            .find(|r| !r.header && r.at + r.len > span.start)
-            .or_else(|| self.runs.iter().find(|r| r.at + r.len > span.start));
+        // Runs are in view order and do not overlap, so both ends are
+        // found by bisection: a linear search per slice made a package of
+        // 40,000 small files quadratic (2.6 s, two thirds of it here).
+        let after = &self.runs[self.runs.partition_point(|r| r.at + r.len <= span.start)..];
+        let first = after.iter().find(|r| !r.header).or(after.first());
         let start = match first {
             Some(r) => r.source + span.start.saturating_sub(r.at).min(r.len),
             None => return Span { start: 0, end: 0 },
         };
-        let last = self.runs.iter().rev().find(|r| r.at < span.end);
+        let last = self.runs[..self.runs.partition_point(|r| r.at < span.end)].last();
         let end = match last {
             Some(r) => r.source + (span.end - r.at).min(r.len),
             None => start,
@@ -1746,6 +1746,69 @@ mod tests {
         assert!(is_capability(b"getattr(os, 'sys' 'tem')('id')"));
         assert!(is_capability(b"require('\\x63hild_process')"));
         assert!(!is_capability(b"x = 'sys' + 'tem prompt'"));
+    }
+
+    /// `span_to_source` bisects the runs; it must map every span exactly
+    /// as a walk over all of them does (the walk it replaced), on a view of
+    /// several files with headers, gaps and folded lines.
+    #[test]
+    fn span_to_source_maps_every_span_as_a_walk_over_the_runs_does() {
+        let walk = |d: &Digest, span: Span| {
+            let first = d
+                .runs
+                .iter()
+                .find(|r| !r.header && r.at + r.len > span.start)
+                .or_else(|| d.runs.iter().find(|r| r.at + r.len > span.start));
+            let Some(r) = first else {
+                return Span { start: 0, end: 0 };
+            };
+            let start = r.source + span.start.saturating_sub(r.at).min(r.len);
+            let end = match d.runs.iter().rev().find(|r| r.at < span.end) {
+                Some(r) => r.source + (span.end - r.at).min(r.len),
+                None => start,
+            };
+            Span {
+                start,
+                end: end.max(start),
+            }
+        };
+        let mut text = String::new();
+        for (i, lines) in [
+            &["a = 1", "import os", "x = os.environ['K']", "b = 2"][..],
+            &["c = 1"],
+            &[
+                "const k = p.join(o['home' + 'dir'](), '.npm' + 'rc');",
+                "d = 1",
+            ],
+            &[
+                "e = 1",
+                "f = 2",
+                "g = 3",
+                "h = 4",
+                "i = 5",
+                "j = 6",
+                "os.system('id')",
+            ],
+        ]
+        .iter()
+        .enumerate()
+        {
+            text += &format!("--- /dev/null\n+++ b/m{i}.py\n@@ -0,0 +1,9 @@\n");
+            text += &body(lines);
+        }
+        let d = digest_of(text.as_bytes());
+        assert!(
+            d.runs.iter().filter(|r| r.header).count() >= 3,
+            "{:?}",
+            d.runs
+        );
+        let n = d.text.len();
+        for start in 0..=n + 2 {
+            for end in start..=n + 2 {
+                let span = Span { start, end };
+                assert_eq!(d.span_to_source(span), walk(&d, span), "{span:?}");
+            }
+        }
     }
 
     #[test]
