@@ -160,6 +160,30 @@ fn two_hundred_thousand_entries_are_blocked() {
     assert!(r["error"].as_str().unwrap().contains("max-members"));
 }
 
+/// A member path longer than Linux's PATH_MAX (a GNU long name here): no
+/// installer unpacks it, and names cost what a bomb costs; blocked, naming
+/// the start of the path.
+#[test]
+fn a_member_path_longer_than_any_file_system_holds_is_blocked_naming_it() {
+    let c = Canary::new();
+    let long = format!("pkg/{}mod.py", "deep/".repeat(1000));
+    let mut b = tar_gz_builder();
+    append_file(&mut b, "pkg/setup.py", b"x = 1\n", false);
+    let mut h = tar::Header::new_gnu();
+    h.set_size(6);
+    h.set_mode(0o644);
+    h.set_entry_type(tar::EntryType::Regular);
+    b.append_data(&mut h, &long, &b"x = 1\n"[..]).unwrap();
+    let (code, r) = scan_bytes(&c, "long.tar.gz", &finish(b));
+    assert_eq!(code, 2, "{r:#}");
+    assert_eq!(r["reason"], "input-error");
+    let e = r["error"].as_str().unwrap();
+    assert!(
+        e.contains("\"pkg/deep/deep/") && e.contains("5010 bytes") && e.contains("PATH_MAX"),
+        "{e}"
+    );
+}
+
 #[test]
 fn symlink_escape_and_writes_through_a_link_are_blocked_naming_the_member() {
     let c = Canary::new();
