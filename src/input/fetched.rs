@@ -84,10 +84,33 @@ fn is_own_manifest(path: &str) -> bool {
         && !super::unread::tests_or_docs(path)
 }
 
-/// A `pyproject.toml`, parsed. A file that is not TOML names nothing: pip
-/// cannot read it either.
+/// A `pyproject.toml`, parsed. A file this parser refuses names nothing
+/// here; [`unparsed_pyproject`] keeps such a file from being cleared, as
+/// pip's parser may still read it.
 fn pyproject(data: &[u8]) -> Option<toml::Table> {
     toml::from_str(std::str::from_utf8(data).ok()?).ok()
+}
+
+/// Why the package's own `pyproject.toml` at `path` (`data`) is not TOML
+/// to this parser, if it is not. pip reads it with Python's `tomllib`,
+/// which takes deeper nesting than this parser (an array 80 levels deep is
+/// refused here, 60 read; `tomllib` reads 300): tomli with a
+/// `helper @ https://…` build requirement and an array 80 deep elsewhere
+/// in the file was allowed, its fetched dependency unseen (session 42). A
+/// file neither parser reads fails to install, so refusing it costs no
+/// working package.
+pub fn unparsed_pyproject(path: &str, data: &[u8]) -> Option<String> {
+    if file_name(path).0 != "pyproject.toml" || !is_own_manifest(path) {
+        return None;
+    }
+    let text = match std::str::from_utf8(data) {
+        Ok(text) => text,
+        Err(e) => return Some(format!("not UTF-8 ({e})")),
+    };
+    let e = toml::from_str::<toml::Table>(text).err()?;
+    // The parser's message quotes the offending lines; its first line
+    // says what failed.
+    Some(e.message().lines().next().unwrap_or("not TOML").to_string())
 }
 
 /// The dependencies the manifest at `path` (`data`, and `json` when it is a

@@ -1077,6 +1077,9 @@ impl HiddenCode {
             }
             None => None,
         };
+        if let Some(e) = super::fetched::unparsed_pyproject(&m.path, &m.data) {
+            self.unparsed.push((m.path.clone(), e));
+        }
         let code = super::code::Code::new(&m.path, text);
         if let Some(json) = &json {
             let targets = node_entry_targets(&m.path, json);
@@ -1745,15 +1748,19 @@ fn agent_orders_note(orders: &[(String, usize)]) -> Option<String> {
 }
 
 /// The note for `package.json` files npm reads that are not JSON to this
-/// parser. npm's parser is JavaScript's, which takes what serde's refuses
-/// (lone surrogate escapes such as `"\\ud800"`, nesting past 128 levels,
-/// bytes that are not UTF-8 inside a string), so such a file may still
-/// name install scripts npm runs that no rule here has seen.
+/// parser, and a `pyproject.toml` pip reads that is not TOML to it
+/// ([`unparsed_pyproject`](super::fetched::unparsed_pyproject)). npm's
+/// parser is JavaScript's, which takes what serde's refuses (lone
+/// surrogate escapes such as `"\\ud800"`, nesting past 128 levels, bytes
+/// that are not UTF-8 inside a string), and pip's is Python's `tomllib`,
+/// which takes deeper nesting than this one, so such a file may still name
+/// install scripts or dependencies an install runs that no rule here has
+/// seen.
 fn unparsed_note(files: &[(String, String)]) -> Option<String> {
     let shown: Vec<String> = files.iter().map(|(p, e)| format!("{p}: {e}")).collect();
     files_note(&shown, |n, names| {
         format!(
-            "{n} package.json file(s) that npm reads could not be parsed as JSON here ({names}); npm's parser accepts some text this one refuses, so what they make npm run at install is not known: left to detectors, or review them and allowlist the artifact by sha256"
+            "{n} manifest(s) that npm or pip reads could not be parsed here ({names}); their parsers accept some text this one refuses, so what they make an install run or fetch is not known: left to detectors, or review them and allowlist the artifact by sha256"
         )
     })
 }
@@ -3715,6 +3722,84 @@ mod tests {
             ],
         );
         assert_eq!(render_package(None, &unnamed, &limits).opaque_code, None);
+    }
+
+    /// pip reads the root `pyproject.toml` with Python's `tomllib`, which
+    /// takes nesting this parser refuses: tomli with a build requirement
+    /// fetched from a URL and an array 80 deep elsewhere was allowed (its
+    /// requirement unseen) before session 42. Such a file, or one that is
+    /// not UTF-8, keeps the package from being cleared, naming it; the same
+    /// file 60 deep parses and shows the requirement; a broken one in the
+    /// tests is no file pip reads.
+    #[test]
+    fn a_pyproject_this_parser_refuses_is_not_cleared() {
+        let dir = tempfile::tempdir().unwrap();
+        let limits = Limits::default();
+        let pyproject = |depth: usize| {
+            format!(
+                "[build-system]\nrequires = [\"setuptools\", \"helper @ https://files.example.net/helper-1.0-py3-none-any.whl\"]\n\n[project]\nname = \"p\"\n\n[tool.pad]\nx = {}{}\n",
+                "[".repeat(depth),
+                "]".repeat(depth)
+            )
+        };
+        let scan = |name: &str, path: &str, data: &[u8]| {
+            let files = [
+                (path.to_string(), data.to_vec()),
+                ("p-1.0/p/__init__.py".to_string(), b"x = 1\n".to_vec()),
+            ];
+            render_package(None, &tar_gz(dir.path(), name, &files), &limits)
+        };
+        let deep = scan(
+            "deep.tar.gz",
+            "p-1.0/pyproject.toml",
+            pyproject(80).as_bytes(),
+        );
+        let note = deep.not_on_scores_alone.join("; ");
+        assert!(
+            note.contains("p-1.0/pyproject.toml: recursion limit exceeded")
+                && note.contains("npm or pip reads"),
+            "{note}"
+        );
+        let shallow = scan(
+            "shallow.tar.gz",
+            "p-1.0/pyproject.toml",
+            pyproject(60).as_bytes(),
+        );
+        assert!(
+            shallow.not_on_scores_alone.is_empty(),
+            "{:?}",
+            shallow.not_on_scores_alone
+        );
+        assert!(
+            shallow
+                .opaque_code
+                .unwrap()
+                .contains("helper @ https://files.example.net/"),
+            "the requirement is read"
+        );
+        let latin1 = scan(
+            "latin1.tar.gz",
+            "p-1.0/pyproject.toml",
+            b"[project]\nname = \"p\xe9\"\n",
+        );
+        assert!(
+            latin1
+                .not_on_scores_alone
+                .join("; ")
+                .contains("p-1.0/pyproject.toml: not UTF-8"),
+            "{:?}",
+            latin1.not_on_scores_alone
+        );
+        let in_tests = scan(
+            "tests.tar.gz",
+            "p-1.0/tests/pyproject.toml",
+            pyproject(80).as_bytes(),
+        );
+        assert!(
+            in_tests.not_on_scores_alone.is_empty(),
+            "{:?}",
+            in_tests.not_on_scores_alone
+        );
     }
 
     /// A version diff drops unchanged members as they arrive; its text must
