@@ -241,9 +241,9 @@ pub enum ArchiveError {
         "archive member {member:?} appears twice; a later copy could overwrite what a reviewer saw"
     )]
     Duplicate { member: String },
-    #[error("archive member {member:?}… has a path of {len} bytes, longer than any file system unpacks (Linux's PATH_MAX is {PATH_MAX}); no real package has one, and reading such names costs what a decompression bomb costs")]
+    #[error("archive member {member} has a path of {len} bytes, longer than any file system unpacks (Linux's PATH_MAX is {PATH_MAX}); no real package has one, and reading such names costs what a decompression bomb costs")]
     PathTooLong { member: String, len: usize },
-    #[error("the members' paths hold more than {what} in all (at {member:?}…), where the largest of 591 real packages measured hold {real}: a decompression bomb in the names; the package was not fully read")]
+    #[error("the members' paths hold more than {what} in all (at {member}), where the largest of 591 real packages measured hold {real}: a decompression bomb in the names; the package was not fully read")]
     PathsTooLong {
         member: String,
         what: String,
@@ -283,14 +283,17 @@ const PATHS_MAX: u64 = 16 << 20;
 /// paths); no path of theirs is deeper than 13 parts.
 const PATH_PARTS_MAX: u64 = 2_000_000;
 
-/// How a path too long to show whole is named in an error: its first 120
-/// bytes, cut at a character boundary (the message adds `…`).
-fn path_start(path: &str) -> String {
+/// A path as an error names it, quoted: whole up to 120 bytes, else its
+/// first 120 (cut at a character boundary) and `…`.
+fn shown_path(path: &str) -> String {
     let mut end = path.len().min(120);
     while !path.is_char_boundary(end) {
         end -= 1;
     }
-    path[..end].to_string()
+    match end == path.len() {
+        true => format!("{path:?}"),
+        false => format!("{:?}…", &path[..end]),
+    }
 }
 
 /// Counts the decompressed bytes of the whole archive and stops at the total
@@ -331,13 +334,13 @@ impl Budget {
     fn add_member(&mut self, name: &str) -> Result<(), ArchiveError> {
         if name.len() > PATH_MAX {
             return Err(ArchiveError::PathTooLong {
-                member: path_start(name),
+                member: shown_path(name),
                 len: name.len(),
             });
         }
         let parts = memchr::memchr_iter(b'/', name.as_bytes()).count() as u64 + 1;
         let too_many = |what: String, real| ArchiveError::PathsTooLong {
-            member: path_start(name),
+            member: shown_path(name),
             what,
             real,
         };
@@ -2119,7 +2122,9 @@ mod tests {
                 Err(e @ ArchiveError::PathTooLong { .. }) => {
                     let e = e.to_string();
                     assert!(
-                        e.contains("\"pkg/a/a/a/") && e.contains("4097 bytes"),
+                        e.contains("\"pkg/a/a/a/")
+                            && e.contains("/a/\"… has")
+                            && e.contains("4097 bytes"),
                         "{e}"
                     );
                 }
@@ -2149,7 +2154,7 @@ mod tests {
             Err(e @ ArchiveError::PathsTooLong { .. }) => {
                 let e = e.to_string();
                 assert!(
-                    e.contains("pkg/e.py") && e.contains("2000000 parts in all"),
+                    e.contains("(at \"pkg/e.py\")") && e.contains("2000000 parts in all"),
                     "{e}"
                 );
             }
