@@ -274,7 +274,7 @@ pub fn requirement_files(path: &str, data: &[u8]) -> Vec<String> {
                 .collect()
         }
         "setup.cfg" => setup_cfg_requirements(data)
-            .into_iter()
+            .iter()
             .filter_map(|v| v.strip_prefix("file:"))
             .flat_map(|files| files.split(',').map(|f| f.trim().to_string()))
             .filter(|f| !f.is_empty())
@@ -302,38 +302,153 @@ fn references(text: &str) -> Vec<String> {
 
 /// The requirements an install reads from a `setup.cfg`:
 /// `install_requires` and `setup_requires` under `[options]`, and every
-/// extra under `[options.extras_require]`. A value goes on over the
-/// indented lines after its key.
-fn setup_cfg_requirements(data: &[u8]) -> Vec<&str> {
-    let mut section = String::new();
-    let mut key = String::new();
+/// extra under `[options.extras_require]`, as setuptools gets them from
+/// Python's `configparser` ([`setup_cfg`]).
+fn setup_cfg_requirements(data: &[u8]) -> Vec<String> {
+    let cfg = setup_cfg(data);
     let mut out = Vec::new();
-    for line in lines(data) {
-        let t = line.trim();
-        if t.starts_with('#') || t.starts_with(';') || t.is_empty() {
-            continue;
-        }
-        let value = if line.starts_with([' ', '\t']) {
-            t
-        } else if let Some(name) = t.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
-            section = name.trim().to_ascii_lowercase();
-            key.clear();
-            continue;
-        } else {
-            let (k, v) = t.split_once(['=', ':']).unwrap_or((t, ""));
-            key = k.trim().to_ascii_lowercase().replace('-', "_");
-            v.trim()
-        };
-        let read = match section.as_str() {
-            "options" => matches!(key.as_str(), "install_requires" | "setup_requires"),
+    for (i, (section, options)) in cfg.sections.iter().enumerate() {
+        let every = match section.as_str() {
+            "options" => false,
             "options.extras_require" => true,
-            _ => false,
+            _ => continue,
         };
-        if read && !value.is_empty() {
-            out.push(value);
+        // A `[DEFAULT]` option is every section's too, unless the section
+        // sets its own.
+        let defaults = cfg
+            .defaults()
+            .filter(|(k, _)| !options.iter().any(|(own, _)| own == k));
+        for (key, value) in options.iter().chain(defaults) {
+            if every || matches!(key.as_str(), "install_requires" | "setup_requires") {
+                let value = cfg.interpolated(i, value);
+                out.extend(
+                    value
+                        .lines()
+                        .map(str::trim)
+                        .filter(|l| !l.is_empty())
+                        .map(str::to_string),
+                );
+            }
         }
     }
     out
+}
+
+/// A `setup.cfg` as Python's `configparser` reads it for setuptools
+/// (`ConfigParser`, its default interpolation), in the respects that
+/// decide what a value holds. A section header is the text between a
+/// line's first `[` and its last `]`: `[options] ; see docs` is
+/// `options`, and the value below it was read as nothing before session
+/// 42 (tomli-like `p` with a requirement fetched from a URL was allowed).
+/// A line indented deeper than its option's line goes on with the value.
+/// Section and option names compare without case and with `-` as `_`,
+/// more loosely than setuptools, so nothing it reads is missed.
+struct SetupCfg {
+    /// Sections in file order, each with its options (name, value; lines
+    /// joined with `\n`). A section or option named twice is kept twice:
+    /// `configparser` refuses the file then, and the install fails.
+    sections: Vec<(String, Vec<(String, String)>)>,
+}
+
+fn setup_cfg(data: &[u8]) -> SetupCfg {
+    let name = |k: &str| k.trim().to_lowercase().replace('-', "_");
+    let mut sections: Vec<(String, Vec<(String, String)>)> = Vec::new();
+    // The indent of the open option's line, while an option is open.
+    let mut open: Option<usize> = None;
+    for line in lines(data) {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') || t.starts_with(';') {
+            continue;
+        }
+        let indent = line.chars().take_while(|c| c.is_whitespace()).count();
+        let last = sections.last_mut().and_then(|s| s.1.last_mut());
+        if let (Some((_, value)), Some(at)) = (last, open) {
+            if indent > at {
+                value.push('\n');
+                value.push_str(t);
+                continue;
+            }
+        }
+        open = None;
+        if let Some((header, _)) = t.strip_prefix('[').and_then(|r| r.rsplit_once(']')) {
+            sections.push((header.trim().to_lowercase(), Vec::new()));
+            continue;
+        }
+        let Some((_, options)) = sections.last_mut() else {
+            continue;
+        };
+        let (k, v) = t.split_once(['=', ':']).unwrap_or((t, ""));
+        options.push((name(k), v.trim().to_string()));
+        open = Some(indent);
+    }
+    SetupCfg { sections }
+}
+
+impl SetupCfg {
+    /// The options of `[DEFAULT]`.
+    fn defaults(&self) -> impl Iterator<Item = &(String, String)> {
+        self.sections
+            .iter()
+            .filter(|(s, _)| s == "default")
+            .flat_map(|(_, o)| o)
+    }
+
+    /// `value`, of the section at `section`, with each `%(name)s` replaced
+    /// by the value of `name` in that section or `[DEFAULT]`, and `%%` by
+    /// `%`, as `BasicInterpolation` does (10 levels deep). Where
+    /// `configparser` would fail (an unknown name, a lone `%`, deeper
+    /// nesting), setuptools fails and installs nothing; the value is then
+    /// kept as written. So is one that takes more than 10,000 replacements
+    /// or grows past 1 MiB (names that each name several others multiply
+    /// at every level: Python itself would take hours).
+    fn interpolated(&self, section: usize, value: &str) -> String {
+        let mut steps = 10_000usize;
+        let mut out = String::new();
+        match self.interpolate(section, value, 1, &mut steps, &mut out) {
+            Some(()) => out,
+            None => value.to_string(),
+        }
+    }
+
+    fn interpolate(
+        &self,
+        section: usize,
+        value: &str,
+        depth: usize,
+        steps: &mut usize,
+        out: &mut String,
+    ) -> Option<()> {
+        const MAX_DEPTH: usize = 10;
+        let mut rest = value;
+        while let Some(at) = rest.find('%') {
+            out.push_str(&rest[..at]);
+            rest = &rest[at..];
+            if let Some(after) = rest.strip_prefix("%%") {
+                out.push('%');
+                rest = after;
+            } else {
+                *steps = steps.checked_sub(1)?;
+                let (var, after) = rest.strip_prefix("%(")?.split_once(")s")?;
+                let var = var.trim().to_lowercase().replace('-', "_");
+                let own = self.sections[section].1.iter();
+                let (_, v) = own.chain(self.defaults()).find(|(k, _)| *k == var)?;
+                if v.contains('%') {
+                    if depth >= MAX_DEPTH {
+                        return None;
+                    }
+                    self.interpolate(section, v, depth + 1, steps, out)?;
+                } else {
+                    out.push_str(v);
+                }
+                rest = after;
+            }
+            if out.len() > 1 << 20 {
+                return None;
+            }
+        }
+        out.push_str(rest);
+        Some(())
+    }
 }
 
 #[cfg(test)]
@@ -474,6 +589,58 @@ devtool = { git = "https://example.net/x/devtool.git" }
                 "wheel @ https://h/wheel-1.0-py3-none-any.whl",
                 "grouped @ git+https://example.net/x/grouped.git",
             ]
+        );
+    }
+
+    /// `setup.cfg` is read as `configparser` reads it for setuptools: each
+    /// of these names the URL requirement setuptools installs (checked
+    /// against Python 3.11's `configparser` when written); before session
+    /// 42 the header with a comment after it, and the interpolations, hid
+    /// it. A value setuptools cannot read (an unknown name) stays as
+    /// written, and names that multiply at every level end in bounded time.
+    #[test]
+    fn setup_cfg_is_read_as_configparser_reads_it() {
+        let url = "helper @ https://h/helper-1.0-py3-none-any.whl";
+        let refs = |cfg: &str| off_registry_dependencies("p/setup.cfg", cfg.as_bytes(), None);
+        for cfg in [
+            format!("[options] ; see docs\ninstall_requires =\n    {url}\n"),
+            "[options]\nbase = https://h\ninstall_requires =\n    helper @ %(base)s/helper-1.0-py3-none-any.whl\n".to_string(),
+            "[DEFAULT]\nhost = h\n[options]\ninstall_requires = helper @ https://%(host)s/helper-1.0-py3-none-any.whl\n".to_string(),
+            format!("[DEFAULT]\ndep = {url}\n[options]\ninstall_requires = %(dep)s\n"),
+            format!("[DEFAULT]\ninstall-requires = {url}\n[options]\npackages = find:\n"),
+            format!("[DEFAULT]\na = {url}\nb = %(a)s\n[options.extras_require]\nfast = %(b)s\n"),
+            format!("[options]\ninstall_requires = requests\n    {url}\n  python_requires = >=3.8\n"),
+        ] {
+            // `[DEFAULT]`'s options are extras too, as setuptools reads them.
+            let mut found = refs(&cfg);
+            found.dedup();
+            assert_eq!(found, [url], "{cfg}");
+        }
+        // `%%` is a percent sign; a value indented no deeper than its key's
+        // line is an option of its own, not a requirement.
+        assert_eq!(
+            setup_cfg_requirements(b"[options]\ninstall_requires = a%%b\nsetup_requires = x\n"),
+            ["a%b", "x"]
+        );
+        let flat = format!("[options]\ninstall_requires =\n{url}\n");
+        assert!(refs(&flat).is_empty(), "{:?}", refs(&flat));
+        assert_eq!(
+            setup_cfg_requirements(b"[options]\ninstall_requires = %(nowhere)s\n"),
+            ["%(nowhere)s"]
+        );
+        // 40 names to a value, 10 levels: 40^10 replacements in Python.
+        let mut cfg = String::from("[DEFAULT]\nv0 = x\n");
+        for level in 1..=10 {
+            cfg += &format!("v{level} = {}\n", format!("%(v{})s", level - 1).repeat(40));
+        }
+        cfg += "[options]\ninstall_requires = %(v10)s\n";
+        assert_eq!(setup_cfg_requirements(cfg.as_bytes()), ["%(v10)s"]);
+        assert_eq!(
+            requirement_files(
+                "p/setup.cfg",
+                b"[DEFAULT]\nreq = requirements.txt\n[options]\ninstall_requires = file: %(req)s\n"
+            ),
+            ["requirements.txt"]
         );
     }
 
