@@ -218,8 +218,14 @@ fn launches_command_over(dist: &str, data: &[u8]) -> Option<&'static str> {
     let text = String::from_utf8_lossy(data);
     let mut scripts = false;
     for line in text.lines().map(str::trim) {
-        if let Some(section) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
-            let section = section.trim().to_ascii_lowercase();
+        // A group as `importlib.metadata` reads it (pip's reader on Python
+        // 3.11 and later): a line that starts with `[` and ends with `]`,
+        // every bracket at either end stripped, so `[[console_scripts]]`
+        // is that group (a wheel declaring `pip` under it was allowed
+        // before session 42). Spaces are trimmed too, as `pkg_resources`
+        // (pip's reader before) trims them.
+        if line.starts_with('[') && line.ends_with(']') {
+            let section = line.trim_matches(['[', ']']).trim().to_ascii_lowercase();
             scripts = section == "console_scripts" || section == "gui_scripts";
         } else if let Some((command, _)) = line.split_once('=').filter(|_| scripts) {
             let command = command.trim().to_ascii_lowercase();
@@ -826,6 +832,16 @@ mod tests {
         );
         assert_eq!(
             ep("x-1", "[console_scripts]\nx = x:a\nsudo = x:b\n"),
+            Some(Placement::Replaces(SYSTEM_LAUNCHER))
+        );
+        // Groups as importlib.metadata reads them: brackets stripped
+        // (checked against Python 3.11's `EntryPoints`).
+        assert_eq!(
+            ep("x-1", "[[console_scripts]]\npip = x:a\n"),
+            Some(Placement::Replaces(LAUNCHER))
+        );
+        assert_eq!(
+            ep("x-1", "[[[gui_scripts]]]\nsudo = x:a\n"),
             Some(Placement::Replaces(SYSTEM_LAUNCHER))
         );
         assert_eq!(ep("x-1", "[x.plugins]\nssh = x:plugin\n"), None);
