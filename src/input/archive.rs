@@ -2132,34 +2132,32 @@ mod tests {
             }
         }
         // In all: the member that passes a cap is named, with the cap.
-        let mut budget = Budget::new(&Limits::default(), 1 << 20);
-        budget.paths_left = 30;
-        budget.add_member("pkg/one.py").unwrap();
-        budget.add_member("pkg/two.py").unwrap();
-        match budget.add_member("pkg/three.py") {
-            Err(e @ ArchiveError::PathsTooLong { .. }) => {
-                let e = e.to_string();
-                assert!(
-                    e.contains("pkg/three.py") && e.contains("16777216 bytes in all"),
-                    "{e}"
-                );
+        let third_refused = |bytes: u64, parts: u64, paths: [&str; 3], cap: &str| {
+            let mut budget = Budget::new(&Limits::default(), 1 << 20);
+            (budget.paths_left, budget.parts_left) = (bytes, parts);
+            budget.add_member(paths[0]).unwrap();
+            budget.add_member(paths[1]).unwrap();
+            match budget.add_member(paths[2]) {
+                Err(e @ ArchiveError::PathsTooLong { .. }) => {
+                    let e = e.to_string();
+                    let at = format!("(at {:?})", paths[2]);
+                    assert!(e.contains(&at) && e.contains(cap), "{e}");
+                }
+                other => panic!("{other:?}"),
             }
-            other => panic!("{other:?}"),
-        }
-        let mut budget = Budget::new(&Limits::default(), 1 << 20);
-        budget.parts_left = 7;
-        budget.add_member("pkg/a/b/c.py").unwrap();
-        budget.add_member("pkg/d.py").unwrap();
-        match budget.add_member("pkg/e.py") {
-            Err(e @ ArchiveError::PathsTooLong { .. }) => {
-                let e = e.to_string();
-                assert!(
-                    e.contains("(at \"pkg/e.py\")") && e.contains("2000000 parts in all"),
-                    "{e}"
-                );
-            }
-            other => panic!("{other:?}"),
-        }
+        };
+        third_refused(
+            30,
+            100,
+            ["pkg/one.py", "pkg/two.py", "pkg/three.py"],
+            "16777216 bytes in all",
+        );
+        third_refused(
+            100,
+            7,
+            ["pkg/a/b/c.py", "pkg/d.py", "pkg/e.py"],
+            "2000000 parts in all",
+        );
     }
 
     /// Two names for one file on macOS or Windows: refused in the package

@@ -3742,64 +3742,37 @@ mod tests {
                 "]".repeat(depth)
             )
         };
+        // The not-on-scores-alone notes, joined, and the opaque note.
         let scan = |name: &str, path: &str, data: &[u8]| {
             let files = [
                 (path.to_string(), data.to_vec()),
                 ("p-1.0/p/__init__.py".to_string(), b"x = 1\n".to_vec()),
             ];
-            render_package(None, &tar_gz(dir.path(), name, &files), &limits)
+            let input = render_package(None, &tar_gz(dir.path(), name, &files), &limits);
+            (input.not_on_scores_alone.join("; "), input.opaque_code)
         };
-        let deep = scan(
-            "deep.tar.gz",
-            "p-1.0/pyproject.toml",
-            pyproject(80).as_bytes(),
-        );
-        let note = deep.not_on_scores_alone.join("; ");
+        let root = "p-1.0/pyproject.toml";
+        let (deep, _) = scan("deep.tar.gz", root, pyproject(80).as_bytes());
         assert!(
-            note.contains("p-1.0/pyproject.toml: recursion limit exceeded")
-                && note.contains("npm or pip reads"),
-            "{note}"
+            deep.contains("p-1.0/pyproject.toml: recursion limit exceeded")
+                && deep.contains("npm or pip reads"),
+            "{deep}"
         );
-        let shallow = scan(
-            "shallow.tar.gz",
-            "p-1.0/pyproject.toml",
-            pyproject(60).as_bytes(),
-        );
+        let (shallow, opaque) = scan("shallow.tar.gz", root, pyproject(60).as_bytes());
+        assert_eq!(shallow, "");
+        let opaque = opaque.expect("the requirement is read");
         assert!(
-            shallow.not_on_scores_alone.is_empty(),
-            "{:?}",
-            shallow.not_on_scores_alone
+            opaque.contains("helper @ https://files.example.net/"),
+            "{opaque}"
         );
+        let (latin1, _) = scan("latin1.tar.gz", root, b"[project]\nname = \"p\xe9\"\n");
         assert!(
-            shallow
-                .opaque_code
-                .unwrap()
-                .contains("helper @ https://files.example.net/"),
-            "the requirement is read"
+            latin1.contains("p-1.0/pyproject.toml: not UTF-8"),
+            "{latin1}"
         );
-        let latin1 = scan(
-            "latin1.tar.gz",
-            "p-1.0/pyproject.toml",
-            b"[project]\nname = \"p\xe9\"\n",
-        );
-        assert!(
-            latin1
-                .not_on_scores_alone
-                .join("; ")
-                .contains("p-1.0/pyproject.toml: not UTF-8"),
-            "{:?}",
-            latin1.not_on_scores_alone
-        );
-        let in_tests = scan(
-            "tests.tar.gz",
-            "p-1.0/tests/pyproject.toml",
-            pyproject(80).as_bytes(),
-        );
-        assert!(
-            in_tests.not_on_scores_alone.is_empty(),
-            "{:?}",
-            in_tests.not_on_scores_alone
-        );
+        let in_tests = "p-1.0/tests/pyproject.toml";
+        let (in_tests, _) = scan("tests.tar.gz", in_tests, pyproject(80).as_bytes());
+        assert_eq!(in_tests, "");
     }
 
     /// A version diff drops unchanged members as they arrive; its text must
