@@ -573,16 +573,25 @@ pub fn in_manifest(path: &str, data: &[u8]) -> Option<(usize, &'static str)> {
         r"\betc/(?:jupyter|ipython)\b.*\.py\b|\bvendor_conf\.d\b|\bkernels/python3\b",
         MANIFEST_ELSEWHERE,
     );
-    // Every script group's name holds `scripts`.
+    // Every script group's name holds `scripts`, as written; TOML can
+    // also write it as an inline table, dotted keys or escapes, which the
+    // parsed file shows.
     let scripts = holds(&["scripts"]);
-    let script = scripts
-        .then(|| first_script_line(data, environment_command))
-        .flatten()
-        .map(|n| (n, MANIFEST_COMMAND));
-    let system = scripts
-        .then(|| first_script_line(data, system_command))
-        .flatten()
-        .map(|n| (n, MANIFEST_SYSTEM_COMMAND));
+    let toml = if name == "pyproject.toml" {
+        toml_script_names(data)
+    } else {
+        Vec::new()
+    };
+    let declared = |counts: fn(&str) -> bool| {
+        let written = scripts.then(|| first_script_line(data, counts)).flatten();
+        let parsed = toml
+            .iter()
+            .find(|n| counts(n))
+            .map(|n| line_declaring(data, n));
+        written.into_iter().chain(parsed).min()
+    };
+    let script = declared(environment_command).map(|n| (n, MANIFEST_COMMAND));
+    let system = declared(system_command).map(|n| (n, MANIFEST_SYSTEM_COMMAND));
     [named, startup, elsewhere, script, system]
         .into_iter()
         .flatten()
@@ -630,6 +639,56 @@ fn first_script_line(data: &[u8], counts: impl Fn(&str) -> bool) -> Option<usize
         }
     }
     None
+}
+
+/// The (lower-case) script names a `pyproject.toml` declares, as TOML
+/// reads them: `[project.scripts]`, `[project.gui-scripts]` and
+/// `[tool.poetry.scripts]`, however written. The text patterns of
+/// [`first_script_line`] read a header and `name = "module:function"`
+/// lines; `scripts = { pip = "x:main" }` under `[project]`, `scripts.pip =
+/// …`, `[ project . scripts ]` or an escaped key passed them, and tomli
+/// declaring `pip` so was allowed (session 42). A file that does not parse
+/// declares nothing here; [`super::fetched::unparsed_pyproject`] keeps
+/// the package's own from being cleared.
+fn toml_script_names(data: &[u8]) -> Vec<String> {
+    let Some(doc) = std::str::from_utf8(data)
+        .ok()
+        .and_then(|t| toml::from_str::<toml::Table>(t).ok())
+    else {
+        return Vec::new();
+    };
+    let project = doc.get("project");
+    let poetry = doc.get("tool").and_then(|t| t.get("poetry"));
+    [
+        project.and_then(|p| p.get("scripts")),
+        project.and_then(|p| p.get("gui-scripts")),
+        poetry.and_then(|p| p.get("scripts")),
+    ]
+    .into_iter()
+    .flatten()
+    .filter_map(toml::Value::as_table)
+    .flat_map(|t| t.keys().map(|k| k.to_ascii_lowercase()))
+    .collect()
+}
+
+/// The 1-based line where `name` is written as a key (`name =`, `"name" =`,
+/// `.name =`), compared without case; line 1 when it is written otherwise
+/// (escaped).
+fn line_declaring(data: &[u8], name: &str) -> usize {
+    let lower = data.to_ascii_lowercase();
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+    for (i, line) in lower.split(|&b| b == b'\n').enumerate() {
+        for at in memchr::memmem::find_iter(line, name.as_bytes()) {
+            let before = at.checked_sub(1).map(|j| line[j]);
+            let after = line[at + name.len()..]
+                .iter()
+                .find(|b| !matches!(b, b'"' | b'\'' | b' ' | b'\t'));
+            if !before.is_some_and(word) && after == Some(&b'=') {
+                return i + 1;
+            }
+        }
+    }
+    1
 }
 
 /// A pattern of this module. A constant checked by unit tests: a failure to
@@ -887,6 +946,40 @@ mod tests {
                 "x-1/setup.cfg",
                 "[options.entry_points]\nconsole_scripts =\n    python = x.cli:main\n",
                 3,
+                MANIFEST_COMMAND,
+            ),
+            // TOML's other ways to write the table, as `tomllib` reads them
+            // (each allowed with tomli before session 42): an inline table,
+            // dotted keys, a spaced header, Poetry's table form, and an
+            // escaped key (no line writes it: line 1).
+            (
+                "x-1/pyproject.toml",
+                "[project]\nname = \"x\"\nscripts = { x = \"x:a\", pip = \"x.cli:main\" }\n",
+                3,
+                MANIFEST_COMMAND,
+            ),
+            (
+                "x-1/pyproject.toml",
+                "[project]\nname = \"x\"\ngui-scripts.Python3 = \"x.cli:main\"\n",
+                3,
+                MANIFEST_COMMAND,
+            ),
+            (
+                "x-1/pyproject.toml",
+                "[project]\nname = \"x\"\n\n[ project . scripts ]\nsudo = \"x.cli:main\"\n",
+                5,
+                MANIFEST_SYSTEM_COMMAND,
+            ),
+            (
+                "x-1/pyproject.toml",
+                "[tool.poetry]\nname = \"x\"\n[tool.poetry.scripts]\npip = { reference = \"x.cli:main\", type = \"console\" }\n",
+                4,
+                MANIFEST_COMMAND,
+            ),
+            (
+                "x-1/pyproject.toml",
+                "[project]\nname = \"x\"\n[project.scripts]\n\"\\u0070ip\" = \"x.cli:main\"\n",
+                1,
                 MANIFEST_COMMAND,
             ),
             (
