@@ -84,10 +84,11 @@ fn is_own_manifest(path: &str) -> bool {
         && !super::unread::tests_or_docs(path)
 }
 
-/// A `pyproject.toml`, parsed. A file this parser refuses names nothing
-/// here; [`unparsed_pyproject`] keeps such a file from being cleared, as
-/// pip's parser may still read it.
-fn pyproject(data: &[u8]) -> Option<toml::Table> {
+/// A TOML file (`pyproject.toml`, `Cargo.toml`), parsed. A file this
+/// parser refuses names nothing to the rules that read it;
+/// [`unparsed_pyproject`] keeps the package's own `pyproject.toml` from
+/// being cleared then, as pip's parser may still read it.
+pub(super) fn toml_table(data: &[u8]) -> Option<toml::Table> {
     toml::from_str(std::str::from_utf8(data).ok()?).ok()
 }
 
@@ -171,7 +172,7 @@ fn requires_dist(data: &[u8]) -> Vec<&str> {
 /// metadata's. Not `[dependency-groups]` or another tool's tables (hatch's
 /// environments), which an install of the package never reads.
 fn pyproject_requirements(data: &[u8]) -> Vec<String> {
-    let Some(doc) = pyproject(data) else {
+    let Some(doc) = toml_table(data) else {
         return Vec::new();
     };
     let strings = |v: Option<&toml::Value>| -> Vec<String> {
@@ -243,7 +244,7 @@ pub fn requirement_files(path: &str, data: &[u8]) -> Vec<String> {
     }
     match file_name(path).0 {
         "pyproject.toml" => {
-            let Some(doc) = pyproject(data) else {
+            let Some(doc) = toml_table(data) else {
                 return Vec::new();
             };
             let dynamic = doc

@@ -309,10 +309,7 @@ pub fn compiled_sources(path: &str, data: &[u8]) -> Vec<String> {
 /// example targets are not built by an install, so their paths do not
 /// count.
 fn cargo_sources(data: &[u8]) -> Vec<String> {
-    let Some(table) = std::str::from_utf8(data)
-        .ok()
-        .and_then(|t| toml::from_str::<toml::Table>(t).ok())
-    else {
+    let Some(table) = super::fetched::toml_table(data) else {
         return Vec::new();
     };
     let mut paths: Vec<String> = Vec::new();
@@ -446,9 +443,7 @@ fn scikit_build_source(data: &[u8]) -> Vec<(bool, String)> {
     if memchr::memmem::find(data, b"source-dir").is_none() {
         return Vec::new();
     }
-    let table = std::str::from_utf8(data)
-        .ok()
-        .and_then(|t| toml::from_str::<toml::Table>(t).ok());
+    let table = super::fetched::toml_table(data);
     let dir = table.as_ref().and_then(|t| {
         t.get("tool")?
             .get("scikit-build")?

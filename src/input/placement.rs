@@ -651,10 +651,7 @@ fn first_script_line(data: &[u8], counts: impl Fn(&str) -> bool) -> Option<usize
 /// declares nothing here; [`super::fetched::unparsed_pyproject`] keeps
 /// the package's own from being cleared.
 fn toml_script_names(data: &[u8]) -> Vec<String> {
-    let Some(doc) = std::str::from_utf8(data)
-        .ok()
-        .and_then(|t| toml::from_str::<toml::Table>(t).ok())
-    else {
+    let Some(doc) = super::fetched::toml_table(data) else {
         return Vec::new();
     };
     let project = doc.get("project");

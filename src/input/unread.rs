@@ -912,7 +912,7 @@ fn jupyter_opening(code: &Code) -> Option<usize> {
 fn backend_in_tests_or_docs(data: &[u8]) -> Option<usize> {
     // Most pyproject files name none; they are not parsed again.
     let at = memchr::memmem::find(data, b"backend-path")?;
-    let table: toml::Table = toml::from_str(std::str::from_utf8(data).ok()?).ok()?;
+    let table = super::fetched::toml_table(data)?;
     let system = table.get("build-system")?;
     let backend = system.get("build-backend")?.as_str()?;
     let module = backend.split(':').next()?.trim().replace('.', "/");
