@@ -1086,6 +1086,24 @@ fn is_number_with_all(c: &Canary, name: &str, added: &[(&str, &[u8])]) -> std::p
     is_number_edited(c, name, None, added)
 }
 
+/// is-number whose `lib/util.js` is `util` and `docs/notes.txt` is `notes`:
+/// the code and the document the tests on documents run as code share.
+fn is_number_with_util_and_notes(
+    c: &Canary,
+    name: &str,
+    util: &[u8],
+    notes: &[u8],
+) -> std::path::PathBuf {
+    is_number_with_all(
+        c,
+        name,
+        &[
+            ("package/lib/util.js", util),
+            ("package/docs/notes.txt", notes),
+        ],
+    )
+}
+
 /// As [`is_number_with_all`], with its `package.json` changed by `edit`
 /// first (and then rewritten; left byte for byte as it is without one).
 fn is_number_edited(
@@ -2567,14 +2585,7 @@ fn a_document_a_script_requires_cannot_be_cleared() {
             "const { Worker } = require('worker_threads');\nnew Worker(require('path').join(__dirname, '..', 'docs', 'notes.txt'));\n",
         ),
     ] {
-        let p = is_number_with_all(
-            &c,
-            name,
-            &[
-                ("package/lib/util.js", util.as_bytes()),
-                ("package/docs/notes.txt", &stealer),
-            ],
-        );
+        let p = is_number_with_util_and_notes(&c, name, util.as_bytes(), &stealer);
         let (o, r) = scan_path_json(&c, &p);
         assert_reason(&o, &r, (2, "inconclusive"));
         let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
@@ -2619,16 +2630,8 @@ fn a_document_that_holds_javascript_is_not_cleared_in_an_npm_package() {
         "function load(p) { return require(p); }\nmodule.exports = load(__dirname + '/../docs/notes.txt');\n",
         "const fs = require('fs');\nfor (const f of fs.readdirSync(__dirname + '/../docs')) require('../docs/' + f);\n",
     ];
-    // is-number whose `lib/util.js` is `util` and `docs/notes.txt` is `notes`.
     let with_notes = |name: &str, util: &str, notes: &[u8]| {
-        is_number_with_all(
-            &c,
-            name,
-            &[
-                ("package/lib/util.js", util.as_bytes()),
-                ("package/docs/notes.txt", notes),
-            ],
-        )
+        is_number_with_util_and_notes(&c, name, util.as_bytes(), notes)
     };
     for (i, util) in computed.iter().enumerate() {
         let p = with_notes(&format!("computed-{i}.tgz"), util, &stealer);
@@ -3346,45 +3349,24 @@ fn a_version_diff_is_judged_with_what_its_unchanged_code_runs() {
             "package.json -> docs/guide.md",
         ),
         (
-            is_number_with_all(
-                &c,
-                "reach-1.tgz",
-                &[
-                    ("package/lib/util.js", b"module.exports = 1;\n"),
-                    ("package/docs/notes.txt", &stealer),
-                ],
-            ),
-            is_number_with_all(
+            is_number_with_util_and_notes(&c, "reach-1.tgz", b"module.exports = 1;\n", &stealer),
+            is_number_with_util_and_notes(
                 &c,
                 "reach-2.tgz",
-                &[
-                    ("package/lib/util.js", b"module.exports = require('../docs/notes.txt');\n"),
-                    ("package/docs/notes.txt", &stealer),
-                ],
+                b"module.exports = require('../docs/notes.txt');\n",
+                &stealer,
             ),
             "lib/util.js -> docs/notes.txt",
         ),
         // The same document, unchanged, required by a path the change
         // computes (allowed before session 41).
         (
-            is_number_with_all(
-                &c,
-                "computed-1.tgz",
-                &[
-                    ("package/lib/util.js", b"module.exports = 1;\n"),
-                    ("package/docs/notes.txt", &stealer),
-                ],
-            ),
-            is_number_with_all(
+            is_number_with_util_and_notes(&c, "computed-1.tgz", b"module.exports = 1;\n", &stealer),
+            is_number_with_util_and_notes(
                 &c,
                 "computed-2.tgz",
-                &[
-                    (
-                        "package/lib/util.js",
-                        b"module.exports = require('../' + ['docs', 'notes.txt'].join('/'));\n",
-                    ),
-                    ("package/docs/notes.txt", &stealer),
-                ],
+                b"module.exports = require('../' + ['docs', 'notes.txt'].join('/'));\n",
+                &stealer,
             ),
             "hold JavaScript that could run (docs/notes.txt (unchanged))",
         ),
