@@ -306,33 +306,23 @@ fn references(text: &str) -> Vec<String> {
 /// extra under `[options.extras_require]`, as setuptools gets them from
 /// Python's `configparser` ([`setup_cfg`]).
 fn setup_cfg_requirements(data: &[u8]) -> Vec<String> {
-    let cfg = setup_cfg(data);
-    let mut out = Vec::new();
-    for (i, (section, options)) in cfg.sections.iter().enumerate() {
-        let every = match section.as_str() {
-            "options" => false,
+    setup_cfg(data)
+        .values()
+        .into_iter()
+        .filter(|v| match v.section.as_str() {
+            "options" => matches!(v.key().as_str(), "install_requires" | "setup_requires"),
             "options.extras_require" => true,
-            _ => continue,
-        };
-        // A `[DEFAULT]` option is every section's too, unless the section
-        // sets its own.
-        let defaults = cfg
-            .defaults()
-            .filter(|(k, _)| !options.iter().any(|(own, _)| own == k));
-        for (key, value) in options.iter().chain(defaults) {
-            if every || matches!(key.as_str(), "install_requires" | "setup_requires") {
-                let value = cfg.interpolated(i, value);
-                out.extend(
-                    value
-                        .lines()
-                        .map(str::trim)
-                        .filter(|l| !l.is_empty())
-                        .map(str::to_string),
-                );
-            }
-        }
-    }
-    out
+            _ => false,
+        })
+        .flat_map(|v| {
+            v.value
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect()
 }
 
 /// A `setup.cfg` as Python's `configparser` reads it for setuptools
@@ -342,28 +332,59 @@ fn setup_cfg_requirements(data: &[u8]) -> Vec<String> {
 /// `options`, and the value below it was read as nothing before session
 /// 42 (tomli-like `p` with a requirement fetched from a URL was allowed).
 /// A line indented deeper than its option's line goes on with the value.
-/// Section and option names compare without case and with `-` as `_`,
-/// more loosely than setuptools, so nothing it reads is missed.
-struct SetupCfg {
-    /// Sections in file order, each with its options (name, value; lines
-    /// joined with `\n`). A section or option named twice is kept twice:
-    /// `configparser` refuses the file then, and the install fails.
-    sections: Vec<(String, Vec<(String, String)>)>,
+/// Section and option names compare without case (and, where setuptools
+/// reads an option by name, with `-` as `_`), more loosely than
+/// setuptools, so nothing it reads is missed. The same reading serves the
+/// entry-point files setuptools reads with `configparser` too.
+pub(super) struct SetupCfg {
+    /// Sections in file order, each with its options. A section or option
+    /// named twice is kept twice: `configparser` refuses the file then, and
+    /// the install fails.
+    sections: Vec<(String, Vec<CfgOption>)>,
 }
 
-fn setup_cfg(data: &[u8]) -> SetupCfg {
-    let name = |k: &str| k.trim().to_lowercase().replace('-', "_");
-    let mut sections: Vec<(String, Vec<(String, String)>)> = Vec::new();
+/// An option as written: name in lower case, value with its lines joined
+/// with `\n`, the 1-based line of its name.
+type CfgOption = (String, String, usize);
+
+/// An option as setuptools gets it from a [`SetupCfg`]: the value
+/// interpolated, a `[DEFAULT]` option under every section that does not
+/// set its own.
+pub(super) struct CfgValue {
+    /// The section's name, in lower case.
+    pub section: String,
+    /// The option's name, in lower case, as written.
+    pub name: String,
+    /// The value after interpolation.
+    pub value: String,
+    /// The 1-based line the option's name is written on.
+    pub line: usize,
+}
+
+impl CfgValue {
+    /// The name as setuptools matches option names (`install-requires` is
+    /// `install_requires`).
+    pub fn key(&self) -> String {
+        self.name.replace('-', "_")
+    }
+}
+
+pub(super) fn setup_cfg(data: &[u8]) -> SetupCfg {
+    let mut sections: Vec<(String, Vec<CfgOption>)> = Vec::new();
     // The indent of the open option's line, while an option is open.
     let mut open: Option<usize> = None;
-    for line in lines(data) {
+    // Every line counts toward the numbering, UTF-8 or not.
+    for (n, line) in data.split(|&b| b == b'\n').enumerate() {
+        let Ok(line) = std::str::from_utf8(line) else {
+            continue;
+        };
         let t = line.trim();
         if t.is_empty() || t.starts_with('#') || t.starts_with(';') {
             continue;
         }
         let indent = line.chars().take_while(|c| c.is_whitespace()).count();
         let last = sections.last_mut().and_then(|s| s.1.last_mut());
-        if let (Some((_, value)), Some(at)) = (last, open) {
+        if let (Some((_, value, _)), Some(at)) = (last, open) {
             if indent > at {
                 value.push('\n');
                 value.push_str(t);
@@ -379,7 +400,7 @@ fn setup_cfg(data: &[u8]) -> SetupCfg {
             continue;
         };
         let (k, v) = t.split_once(['=', ':']).unwrap_or((t, ""));
-        options.push((name(k), v.trim().to_string()));
+        options.push((k.trim().to_lowercase(), v.trim().to_string(), n + 1));
         open = Some(indent);
     }
     SetupCfg { sections }
@@ -387,11 +408,35 @@ fn setup_cfg(data: &[u8]) -> SetupCfg {
 
 impl SetupCfg {
     /// The options of `[DEFAULT]`.
-    fn defaults(&self) -> impl Iterator<Item = &(String, String)> {
+    fn defaults(&self) -> impl Iterator<Item = &CfgOption> {
         self.sections
             .iter()
             .filter(|(s, _)| s == "default")
             .flat_map(|(_, o)| o)
+    }
+
+    /// Every option of every section but `[DEFAULT]`, in file order, as
+    /// setuptools gets it: interpolated, and `[DEFAULT]`'s options under
+    /// each section that does not set its own.
+    pub fn values(&self) -> Vec<CfgValue> {
+        let mut out = Vec::new();
+        for (i, (section, options)) in self.sections.iter().enumerate() {
+            if section == "default" {
+                continue;
+            }
+            let defaults = self
+                .defaults()
+                .filter(|(k, ..)| !options.iter().any(|(own, ..)| own == k));
+            for (name, value, line) in options.iter().chain(defaults) {
+                out.push(CfgValue {
+                    section: section.clone(),
+                    name: name.clone(),
+                    value: self.interpolated(i, value),
+                    line: *line,
+                });
+            }
+        }
+        out
     }
 
     /// `value`, of the section at `section`, with each `%(name)s` replaced
@@ -430,9 +475,9 @@ impl SetupCfg {
             } else {
                 *steps = steps.checked_sub(1)?;
                 let (var, after) = rest.strip_prefix("%(")?.split_once(")s")?;
-                let var = var.trim().to_lowercase().replace('-', "_");
+                let var = var.trim().to_lowercase();
                 let own = self.sections[section].1.iter();
-                let (_, v) = own.chain(self.defaults()).find(|(k, _)| *k == var)?;
+                let (_, v, _) = own.chain(self.defaults()).find(|(k, ..)| *k == var)?;
                 if v.contains('%') {
                     if depth >= MAX_DEPTH {
                         return None;

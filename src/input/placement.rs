@@ -215,30 +215,45 @@ fn system_command(name: &str) -> bool {
 /// `.dist-info` folder's name is the one its file name gives).
 fn launches_command_over(dist: &str, data: &[u8]) -> Option<&'static str> {
     let name = dist.split('-').next().unwrap_or(dist).to_ascii_lowercase();
-    let text = String::from_utf8_lossy(data);
-    let mut scripts = false;
-    for line in text.lines().map(str::trim) {
-        // A group as `importlib.metadata` reads it (pip's reader on Python
-        // 3.11 and later): a line that starts with `[` and ends with `]`,
-        // every bracket at either end stripped, so `[[console_scripts]]`
-        // is that group (a wheel declaring `pip` under it was allowed
-        // before session 42). Spaces are trimmed too, as `pkg_resources`
-        // (pip's reader before) trims them.
-        if line.starts_with('[') && line.ends_with(']') {
-            let section = line.trim_matches(['[', ']']).trim().to_ascii_lowercase();
-            scripts = section == "console_scripts" || section == "gui_scripts";
-        } else if let Some((command, _)) = line.split_once('=').filter(|_| scripts) {
-            let command = command.trim().to_ascii_lowercase();
-            let pips_own = name == "pip" && command.starts_with("pip");
-            if environment_command(&command) && !pips_own {
-                return Some(LAUNCHER);
-            }
-            if system_command(&command) {
-                return Some(SYSTEM_LAUNCHER);
-            }
+    for (command, _, _) in ini_scripts(&String::from_utf8_lossy(data)) {
+        let pips_own = name == "pip" && command.starts_with("pip");
+        if environment_command(&command) && !pips_own {
+            return Some(LAUNCHER);
+        }
+        if system_command(&command) {
+            return Some(SYSTEM_LAUNCHER);
         }
     }
     None
+}
+
+/// The console and GUI scripts an entry-points text declares (a wheel's
+/// `entry_points.txt`, setuptools' `entry_points` option or the file it
+/// names), as (name in lower case, target, 1-based line).
+///
+/// A group as `importlib.metadata` reads it (pip's reader on Python 3.11
+/// and later): a line that starts with `[` and ends with `]`, every
+/// bracket at either end stripped, so `[[console_scripts]]` is that group
+/// (a wheel declaring `pip` under it was allowed before session 42).
+/// Spaces are trimmed too, as `pkg_resources` (pip's reader before) trims
+/// them. Every other line of the group is an entry point, indented or
+/// not: `importlib.metadata` reads lines, and `configparser`, which
+/// setuptools reads a file named by `[tool.setuptools.dynamic]` with,
+/// joins an indented line to the one before, so reading each line names
+/// what either reader finds.
+fn ini_scripts(text: &str) -> Vec<(String, String, usize)> {
+    let mut out = Vec::new();
+    let mut scripts = false;
+    for (i, line) in text.lines().map(str::trim).enumerate() {
+        if line.starts_with('[') && line.ends_with(']') {
+            let group = line.trim_matches(['[', ']']).trim().to_ascii_lowercase();
+            scripts = group == "console_scripts" || group == "gui_scripts";
+        } else if let Some((command, target)) = line.split_once('=').filter(|_| scripts) {
+            let command = command.trim().to_ascii_lowercase();
+            out.push((command, target.trim().to_string(), i + 1));
+        }
+    }
+    out
 }
 
 /// What a conda configuration file in the prefix becomes.
@@ -524,27 +539,50 @@ pub fn in_manifest(path: &str, data: &[u8]) -> Option<(usize, &'static str)> {
     if !matches!(name, "setup.py" | "setup.cfg" | "pyproject.toml") {
         return None;
     }
+    // What an installer reads that the lines do not show as written
+    // (interpolated `setup.cfg` values, TOML escapes), as lines of its
+    // own with the line to name, and the scripts the parsed file declares.
+    let parsed = match name {
+        "setup.cfg" => cfg_reading(data),
+        "pyproject.toml" => super::fetched::toml_table(data)
+            .map(|doc| toml_reading(data, &doc))
+            .unwrap_or_default(),
+        _ => Reading::default(),
+    };
     // Names compared without case, as a case-insensitive disk does. Most
     // manifests hold none of the words: a search for them spares compiling
     // the patterns at all (the case-insensitive one cost 0.5 ms a process).
     let lower = data.to_ascii_lowercase();
-    let holds = |words: &[&str]| {
+    let holds_in = |text: &[u8], words: &[&str]| {
         words
             .iter()
-            .any(|w| memchr::memmem::find(&lower, w.as_bytes()).is_some())
+            .any(|w| memchr::memmem::find(text, w.as_bytes()).is_some())
     };
+    let holds = |words: &[&str]| holds_in(&lower, words);
     // The first line matching a pattern, compiled only once a manifest
     // holds one of its words.
     let first_line = |words: &[&str], cell: &'static OnceLock<Regex>, pattern: &str, what| {
-        holds(words)
+        let re = || cell.get_or_init(|| build(pattern));
+        let written = holds(words)
             .then(|| {
-                let re = cell.get_or_init(|| build(pattern));
                 lower
                     .split(|&b| b == b'\n')
-                    .position(|line| re.is_match(line))
-                    .map(|i| (i + 1, what))
+                    .position(|line| re().is_match(line))
+                    .map(|i| i + 1)
             })
-            .flatten()
+            .flatten();
+        // A line as written names the place best; the parsed reading
+        // counts where no line does.
+        let read = || {
+            parsed
+                .texts
+                .iter()
+                .filter(|(_, t)| holds_in(t.as_bytes(), words))
+                .filter(|(_, t)| re().is_match(t.as_bytes()))
+                .map(|(line, _)| *line)
+                .min()
+        };
+        written.or_else(read).map(|n| (n, what))
     };
     let named = first_line(
         &["pip.", "pyvenv.cfg", "condarc"],
@@ -574,21 +612,21 @@ pub fn in_manifest(path: &str, data: &[u8]) -> Option<(usize, &'static str)> {
         MANIFEST_ELSEWHERE,
     );
     // Every script group's name holds `scripts`, as written; TOML can
-    // also write it as an inline table, dotted keys or escapes, which the
+    // also write it as an inline table, dotted keys or escapes, and
+    // `setup.cfg` on one line, with commas or by interpolation, which the
     // parsed file shows.
     let scripts = holds(&["scripts"]);
-    let toml = if name == "pyproject.toml" {
-        toml_script_names(data)
-    } else {
-        Vec::new()
-    };
     let declared = |counts: fn(&str) -> bool| {
         let written = scripts.then(|| first_script_line(data, counts)).flatten();
-        let parsed = toml
-            .iter()
-            .find(|n| counts(n))
-            .map(|n| line_declaring(data, n));
-        written.into_iter().chain(parsed).min()
+        let read = || {
+            parsed
+                .scripts
+                .iter()
+                .filter(|(n, _)| counts(n))
+                .map(|(_, line)| *line)
+                .min()
+        };
+        written.or_else(read)
     };
     let script = declared(environment_command).map(|n| (n, MANIFEST_COMMAND));
     let system = declared(system_command).map(|n| (n, MANIFEST_SYSTEM_COMMAND));
@@ -596,6 +634,74 @@ pub fn in_manifest(path: &str, data: &[u8]) -> Option<(usize, &'static str)> {
         .into_iter()
         .flatten()
         .min()
+}
+
+/// The files a manifest at `path` makes its entry points, as paths
+/// relative to its folder: `entry_points = file: entry_points.cfg` under a
+/// `setup.cfg`'s `[options]`, or `[tool.setuptools.dynamic] entry-points
+/// = { file = [...] }` in a `pyproject.toml` (with `dynamic` naming
+/// `scripts`). setuptools reads such a file as an entry-points text, so
+/// its `[console_scripts]` become commands as the manifest's own would;
+/// flake8 declaring `pip` in one was allowed by the shipped gate, from
+/// either manifest (session 43). [`in_entry_point_file`] reads them.
+pub fn entry_point_files(path: &str, data: &[u8]) -> Vec<String> {
+    let list = |files: &str| -> Vec<String> {
+        files
+            .split(',')
+            .map(str::trim)
+            .filter(|f| !f.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    match path.rsplit('/').next().unwrap_or(path) {
+        "setup.cfg" => super::fetched::setup_cfg(data)
+            .values()
+            .into_iter()
+            .filter(|v| v.section == "options" && v.key() == "entry_points")
+            .filter_map(|v| v.value.trim_start().strip_prefix("file:").map(list))
+            .flatten()
+            .collect(),
+        "pyproject.toml" => {
+            let Some(doc) = super::fetched::toml_table(data) else {
+                return Vec::new();
+            };
+            let dynamic = doc
+                .get("tool")
+                .and_then(|t| t.get("setuptools"))
+                .and_then(|s| s.get("dynamic"));
+            ["entry-points", "entry_points"]
+                .into_iter()
+                .filter_map(|k| dynamic.and_then(|d| d.get(k)).and_then(|e| e.get("file")))
+                .flat_map(|f| match f {
+                    toml::Value::String(one) => vec![one.clone()],
+                    toml::Value::Array(many) => many
+                        .iter()
+                        .filter_map(|v| v.as_str().map(str::to_string))
+                        .collect(),
+                    _ => Vec::new(),
+                })
+                .collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The first line of an entry-points file a manifest names
+/// ([`entry_point_files`]) that declares a console or GUI script named as
+/// one of the environment's commands or the system's, and what it does, as
+/// [`in_manifest`] finds in the manifest itself. The callable's colon is
+/// not required here: `configparser` interpolates the target of a file
+/// `[tool.setuptools.dynamic]` names, so the text need not show it.
+pub fn in_entry_point_file(data: &[u8]) -> Option<(usize, &'static str)> {
+    ini_scripts(&String::from_utf8_lossy(data))
+        .into_iter()
+        .find_map(|(name, _, line)| {
+            if environment_command(&name) {
+                Some((line, MANIFEST_COMMAND))
+            } else {
+                system_command(&name).then_some((line, MANIFEST_SYSTEM_COMMAND))
+            }
+        })
 }
 
 /// The first line of a manifest that declares a console or GUI script
@@ -641,22 +747,76 @@ fn first_script_line(data: &[u8], counts: impl Fn(&str) -> bool) -> Option<usize
     None
 }
 
-/// The (lower-case) script names a `pyproject.toml` declares, as TOML
-/// reads them: `[project.scripts]`, `[project.gui-scripts]` and
-/// `[tool.poetry.scripts]`, however written. The text patterns of
+/// What an installer reads from a manifest beyond its lines as written.
+#[derive(Default)]
+struct Reading {
+    /// (line to name, `key = value` in lower case) for each value whose
+    /// text the lines do not show: built by interpolation, or escaped.
+    texts: Vec<(usize, String)>,
+    /// (script name in lower case, line to name) for each console or GUI
+    /// script the parsed file declares.
+    scripts: Vec<(String, usize)>,
+}
+
+/// A `setup.cfg` as setuptools reads it ([`super::fetched::setup_cfg`]):
+/// the console and GUI scripts of `[options.entry_points]` (a value on
+/// one line is a list split at commas, lines below it one entry each) and
+/// of an `entry_points` option under `[options]` written in place (an
+/// entry-points text), and each line of every value, interpolated, after
+/// its option's name (`etc/jupyter = x.py` where the file lists `x.py`
+/// on the line below). The text
+/// patterns read lines: `console_scripts = pip = x:main`, a comma list,
+/// `%(name)s` or a `[DEFAULT]` option passed them, and flake8 declaring
+/// `pip` or `sudo`, or mapping `hook.p%(t)sh` into site-packages, was
+/// allowed by the shipped gate (session 43; each built by setuptools 84
+/// into a wheel that installs it).
+fn cfg_reading(data: &[u8]) -> Reading {
+    let mut out = Reading::default();
+    for v in super::fetched::setup_cfg(data).values() {
+        for item in v.value.lines() {
+            let text = format!("{} = {}", v.name, item.trim());
+            out.texts.push((v.line, text.to_lowercase()));
+        }
+        let scripts: Vec<(String, String, usize)> = match (v.section.as_str(), v.key().as_str()) {
+            ("options.entry_points", "console_scripts" | "gui_scripts") => v
+                .value
+                .split(['\n', ','])
+                .filter_map(|item| item.split_once('='))
+                .map(|(n, t)| (n.trim().to_lowercase(), t.trim().to_string(), 0))
+                .collect(),
+            ("options", "entry_points") if !v.value.trim_start().starts_with("file:") => {
+                ini_scripts(&v.value)
+            }
+            _ => Vec::new(),
+        };
+        for (name, target, _) in scripts {
+            // pip installs no console script whose callable lacks its
+            // colon ([`in_manifest`]).
+            if target.contains(':') {
+                let line = written_as_key(data, &name).unwrap_or(v.line);
+                out.scripts.push((name, line));
+            }
+        }
+    }
+    out
+}
+
+/// A parsed `pyproject.toml`: the script names of `[project.scripts]`,
+/// `[project.gui-scripts]` and `[tool.poetry.scripts]`, however written,
+/// and each string as `key = value`, escapes read (an array's items after
+/// its key, whichever lines they are on). The text patterns of
 /// [`first_script_line`] read a header and `name = "module:function"`
 /// lines; `scripts = { pip = "x:main" }` under `[project]`, `scripts.pip =
 /// …`, `[ project . scripts ]` or an escaped key passed them, and tomli
-/// declaring `pip` so was allowed (session 42). A file that does not parse
-/// declares nothing here; [`super::fetched::unparsed_pyproject`] keeps
-/// the package's own from being cleared.
-fn toml_script_names(data: &[u8]) -> Vec<String> {
-    let Some(doc) = super::fetched::toml_table(data) else {
-        return Vec::new();
-    };
+/// declaring `pip` so was allowed (session 42); so did flake8 mapping
+/// `"hook\u002epth"` into site-packages as a data file (session 43). A
+/// file that does not parse declares nothing here;
+/// [`super::fetched::unparsed_pyproject`] keeps the package's own from
+/// being cleared.
+fn toml_reading(data: &[u8], doc: &toml::Table) -> Reading {
     let project = doc.get("project");
     let poetry = doc.get("tool").and_then(|t| t.get("poetry"));
-    [
+    let scripts = [
         project.and_then(|p| p.get("scripts")),
         project.and_then(|p| p.get("gui-scripts")),
         poetry.and_then(|p| p.get("scripts")),
@@ -665,13 +825,40 @@ fn toml_script_names(data: &[u8]) -> Vec<String> {
     .flatten()
     .filter_map(toml::Value::as_table)
     .flat_map(|t| t.keys().map(|k| k.to_ascii_lowercase()))
-    .collect()
+    .map(|name| {
+        let line = written_as_key(data, &name).unwrap_or(1);
+        (name, line)
+    })
+    .collect();
+    let mut texts = Vec::new();
+    toml_strings(doc, &mut |key, value| {
+        let key = key.to_lowercase();
+        let line = written_as_key(data, &key).unwrap_or(1);
+        texts.push((line, format!("{key} = {}", value.to_lowercase())));
+    });
+    Reading { texts, scripts }
+}
+
+/// Calls `each(key, string)` for every string of a TOML table, in arrays
+/// and nested tables too, with the key it is under.
+fn toml_strings(table: &toml::Table, each: &mut impl FnMut(&str, &str)) {
+    fn value(key: &str, v: &toml::Value, each: &mut impl FnMut(&str, &str)) {
+        match v {
+            toml::Value::String(s) => each(key, s),
+            toml::Value::Array(items) => items.iter().for_each(|i| value(key, i, each)),
+            toml::Value::Table(t) => toml_strings(t, each),
+            _ => {}
+        }
+    }
+    for (key, v) in table {
+        value(key, v, each);
+    }
 }
 
 /// The 1-based line where `name` is written as a key (`name =`, `"name" =`,
-/// `.name =`), compared without case; line 1 when it is written otherwise
-/// (escaped).
-fn line_declaring(data: &[u8], name: &str) -> usize {
+/// `.name =`), compared without case; none when it is written otherwise
+/// (escaped, or built by interpolation).
+fn written_as_key(data: &[u8], name: &str) -> Option<usize> {
     let lower = data.to_ascii_lowercase();
     let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
     for (i, line) in lower.split(|&b| b == b'\n').enumerate() {
@@ -681,11 +868,11 @@ fn line_declaring(data: &[u8], name: &str) -> usize {
                 .iter()
                 .find(|b| !matches!(b, b'"' | b'\'' | b' ' | b'\t'));
             if !before.is_some_and(word) && after == Some(&b'=') {
-                return i + 1;
+                return Some(i + 1);
             }
         }
     }
-    1
+    None
 }
 
 /// A pattern of this module. A constant checked by unit tests: a failure to
@@ -985,6 +1172,76 @@ mod tests {
                 1,
                 MANIFEST_COMMAND,
             ),
+            // `setup.cfg` as setuptools reads it (each built by setuptools
+            // 84 into a wheel that installs the command or file, and
+            // allowed with flake8 before session 43): a value on one line,
+            // a comma list, an entry built by interpolation, a `[DEFAULT]`
+            // option, an entry-points text in place with an interpolated
+            // name (no line writes it as a key: the option's line).
+            (
+                "x-1/setup.cfg",
+                "[options.entry_points]\nconsole_scripts = pip = x.cli:main\n",
+                2,
+                MANIFEST_COMMAND,
+            ),
+            (
+                "x-1/setup.cfg",
+                "[options.entry_points]\nconsole_scripts = x = x:a, sudo = x.cli:main\n",
+                2,
+                MANIFEST_SYSTEM_COMMAND,
+            ),
+            (
+                "x-1/setup.cfg",
+                "[options.entry_points]\nx.spare = pip = x.cli:main\nconsole_scripts =\n    x = x:a\n    %(x.spare)s\n",
+                2,
+                MANIFEST_COMMAND,
+            ),
+            (
+                "x-1/setup.cfg",
+                "[DEFAULT]\nconsole_scripts = python3 = x.cli:main\n[metadata]\nname = x\n[options.entry_points]\n",
+                2,
+                MANIFEST_COMMAND,
+            ),
+            (
+                "x-1/setup.cfg",
+                "[options]\ncmd = pip\nentry_points =\n    [console_scripts]\n    %(cmd)s = x.cli:main\n",
+                3,
+                MANIFEST_COMMAND,
+            ),
+            // Data files: a name built by interpolation, a file listed on
+            // the line below its folder.
+            (
+                "x-1/setup.cfg",
+                "[options.data_files]\nshare/x = x/hook.p\nlib/python3.12/site-packages = %(share/x)sth\n",
+                3,
+                MANIFEST_STARTUP,
+            ),
+            (
+                "x-1/setup.cfg",
+                "[options.data_files]\netc/jupyter/jupyter_server_config.d =\n    x/config.py\n",
+                2,
+                MANIFEST_ELSEWHERE,
+            ),
+            // `pyproject.toml` strings as TOML reads them: escapes, and an
+            // array's items on the lines below its key.
+            (
+                "x-1/pyproject.toml",
+                "[project]\nname = \"x\"\n[tool.setuptools.data-files]\n\"lib/python3.12/site-packages\" = [\"x/hook\\u002epth\"]\n",
+                4,
+                MANIFEST_STARTUP,
+            ),
+            (
+                "x-1/pyproject.toml",
+                "[tool.setuptools.data-files]\netc = [\"x/pip\\u002econf\"]\n",
+                2,
+                MANIFEST_CONFIG,
+            ),
+            (
+                "x-1/pyproject.toml",
+                "[tool.setuptools.data-files]\n\"etc/jupyter\" = [\n    \"x/jupyter_server_config.py\",\n]\n",
+                2,
+                MANIFEST_ELSEWHERE,
+            ),
             // Files Python runs at every start: a `.pth` (Windows reads
             // the environment's folder too) or a `sitecustomize` module.
             (
@@ -1055,6 +1312,73 @@ mod tests {
         ] {
             assert_eq!(in_manifest(path, text.as_bytes()), Some((line, what)), "{path}: {text}");
         }
+    }
+
+    /// The files a manifest makes its entry points, and the commands they
+    /// declare: flake8 naming one that declares `pip`, from a `setup.cfg`
+    /// or a `pyproject.toml`, was allowed before session 43.
+    #[test]
+    fn entry_point_files_are_named_and_read() {
+        assert_eq!(
+            entry_point_files(
+                "x-1/setup.cfg",
+                b"[options]\nentry_points = file: a.cfg, sub/b.ini\n"
+            ),
+            ["a.cfg", "sub/b.ini"]
+        );
+        assert_eq!(
+            entry_point_files(
+                "x-1/setup.cfg",
+                b"[options]\nf = ep.ini\nentry_points = file: %(f)s\n"
+            ),
+            ["ep.ini"]
+        );
+        assert_eq!(
+            entry_point_files(
+                "x-1/pyproject.toml",
+                b"[project]\ndynamic = [\"scripts\"]\n[tool.setuptools.dynamic]\nentry-points = { file = [\"entry-points.ini\"] }\n"
+            ),
+            ["entry-points.ini"]
+        );
+        assert_eq!(
+            entry_point_files(
+                "x-1/pyproject.toml",
+                b"[tool.setuptools.dynamic]\nentry-points.file = \"ep.txt\"\n"
+            ),
+            ["ep.txt"]
+        );
+        for (path, text) in [
+            (
+                "x-1/setup.cfg",
+                "[options]\nentry_points =\n    [console_scripts]\n    x = x:a\n",
+            ),
+            (
+                "x-1/setup.cfg",
+                "[options.entry_points]\nconsole_scripts = x = x:a\n",
+            ),
+            (
+                "x-1/pyproject.toml",
+                "[tool.setuptools.dynamic]\ndependencies = { file = [\"requirements.txt\"] }\n",
+            ),
+            ("x-1/setup.py", "entry_points = 'file: ep.cfg'\n"),
+        ] {
+            assert!(
+                entry_point_files(path, text.as_bytes()).is_empty(),
+                "{text}"
+            );
+        }
+        assert_eq!(
+            in_entry_point_file(b"[console_scripts]\nx = x:a\n  pip = x:main\n"),
+            Some((3, MANIFEST_COMMAND))
+        );
+        assert_eq!(
+            in_entry_point_file(b"[x.plugins]\npip = x:a\n[ gui_scripts ]\nbash = %(t)s\n"),
+            Some((4, MANIFEST_SYSTEM_COMMAND))
+        );
+        assert_eq!(
+            in_entry_point_file(b"[console_scripts]\nx = x:a\n[x.plugins]\npip = x:b\n"),
+            None
+        );
     }
 
     #[test]
@@ -1186,6 +1510,24 @@ mod tests {
             (
                 "x-1/setup.cfg",
                 "[options.entry_points]\nconsole_scripts =\n    pip = x.cli\n",
+            ),
+            (
+                "x-1/setup.cfg",
+                "[options.entry_points]\nconsole_scripts = pip = x.cli, x = x:a\n",
+            ),
+            // Ordinary commands in the forms setuptools reads, and
+            // interpolation that builds nothing of the kind.
+            (
+                "x-1/setup.cfg",
+                "[options.entry_points]\nconsole_scripts = x = x.cli:main, x-pip = x.cli:pip\n",
+            ),
+            (
+                "x-1/setup.cfg",
+                "[metadata]\nname = x\n[options]\nbase = x\ninstall_requires = %(base)s-core\npackage_dir =\n    =src\n[options.data_files]\nshare/man/man1 =\n    doc/x.1\n",
+            ),
+            (
+                "x-1/pyproject.toml",
+                "[tool.setuptools.data-files]\n\"share/x\" = [\n    \"LICENSE\",\n]\n[tool.x]\npattern = \"\\\\d+\\\\.pth?\"\n",
             ),
             // Jupyter extensions map their JSON settings and kernelspecs.
             (

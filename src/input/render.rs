@@ -1010,8 +1010,13 @@ struct HiddenCode {
     /// Files a manifest makes its requirements
     /// ([`requirement_files`](super::fetched::requirement_files)), whose
     /// direct references count as fetched dependencies
-    /// ([`resolve_requirement_files`](Self::resolve_requirement_files)).
+    /// ([`resolve_named_files`](Self::resolve_named_files)).
     requirement_files: Vec<String>,
+    /// Files a manifest makes its entry points
+    /// ([`entry_point_files`](super::placement::entry_point_files)), whose
+    /// scripts count as [`declared`](Self::declared)
+    /// ([`resolve_named_files`](Self::resolve_named_files)).
+    entry_point_files: Vec<String>,
     /// (member, what installing it does) for members a wheel would place
     /// over the environment's own files or where they run by themselves
     /// ([`super::placement`]); looked for only in a [`wheel`](Self::wheel).
@@ -1106,6 +1111,9 @@ impl HiddenCode {
         for file in super::fetched::requirement_files(&m.path, &m.data) {
             self.requirement_files.extend(resolve_from(dir, &file));
         }
+        for file in super::placement::entry_point_files(&m.path, &m.data) {
+            self.entry_point_files.extend(resolve_from(dir, &file));
+        }
         // npm's default install script for a package with a binding.gyp,
         // and node-gyp runs the `<!(…)` commands in it.
         if file_name(&m.path).0 == "binding.gyp" {
@@ -1194,6 +1202,7 @@ impl HiddenCode {
         self.native.extend(other.native);
         self.tests_native.extend(other.tests_native);
         self.requirement_files.extend(other.requirement_files);
+        self.entry_point_files.extend(other.entry_point_files);
         self.spying.extend(other.spying);
         self.tests_unread.extend(other.tests_unread);
         self.tests_spying.extend(other.tests_spying);
@@ -1240,10 +1249,11 @@ impl HiddenCode {
     }
 
     /// Counts the direct references of the requirement files manifests
-    /// name as fetched dependencies, reading each file's text with
+    /// name as fetched dependencies, and the scripts of the entry-point
+    /// files they name as declared, reading each file's text with
     /// `text_of(path)`. Called once every member was looked at: which files
     /// a manifest names is known only then, and only those are read.
-    fn resolve_requirement_files(&mut self, text_of: impl Fn(&str) -> Option<Vec<u8>>) {
+    fn resolve_named_files(&mut self, text_of: impl Fn(&str) -> Option<Vec<u8>>) {
         let mut files = std::mem::take(&mut self.requirement_files);
         files.sort();
         files.dedup();
@@ -1253,6 +1263,15 @@ impl HiddenCode {
                 .unwrap_or_default()
             {
                 self.fetched.push((file.clone(), dep));
+            }
+        }
+        let mut files = std::mem::take(&mut self.entry_point_files);
+        files.sort();
+        files.dedup();
+        for file in files {
+            let text = text_of(&file).unwrap_or_default();
+            if let Some((line, what)) = super::placement::in_entry_point_file(&text) {
+                self.declared.push((file, line, what));
             }
         }
     }
@@ -1380,6 +1399,13 @@ impl HiddenCode {
             );
         }
         self.requirement_files.extend(same.requirement_files);
+        // An unchanged manifest's entry-point file counts when the change
+        // altered it, as a changed manifest's counts whatever it holds.
+        self.entry_point_files.extend(
+            same.entry_point_files
+                .into_iter()
+                .filter(|f| changed_paths.contains(f.as_str())),
+        );
         // A changed import of an unchanged test module opens the tests as
         // the patterns' openings do, and so does an unchanged import of
         // a changed one.
@@ -2357,7 +2383,7 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
     // By path, once: a search of every file per requirement file made a
     // package naming 40,000 of them quadratic (4 s, in string compares).
     let by_path = first_by_path(files.iter().map(|f| (f.0.as_str(), &f.1)));
-    hidden.resolve_requirement_files(|p| by_path.get(p).and_then(|body| body.text()));
+    hidden.resolve_named_files(|p| by_path.get(p).and_then(|body| body.text()));
     drop(by_path);
     hidden.count_tests_if_opened();
     hidden.sort();
@@ -2724,7 +2750,7 @@ pub fn render_package_mode(
                 .chain(&unchanged)
                 .map(|m| (m.path.as_str(), m)),
         );
-        hidden.resolve_requirement_files(|p| by_path.get(p).map(|m| m.data.clone()));
+        hidden.resolve_named_files(|p| by_path.get(p).map(|m| m.data.clone()));
         hidden.sort();
     }
     drop(unchanged);
@@ -3722,6 +3748,53 @@ mod tests {
             ],
         );
         assert_eq!(render_package(None, &unnamed, &limits).opaque_code, None);
+    }
+
+    /// An entry-points file a `setup.cfg` names (`entry_points = file:
+    /// …`) declares commands as the manifest itself would: flake8 naming
+    /// one that declares `pip` was allowed before session 43. In a version
+    /// diff it counts when the manifest or the file changed, as a
+    /// manifest's own scripts count only when it changed.
+    #[test]
+    fn entry_point_files_a_manifest_names_declare_its_commands() {
+        let dir = tempfile::tempdir().unwrap();
+        let limits = Limits::default();
+        let cfg = "[metadata]\nname = p\n[options]\npackages = find:\nentry_points = file: entry_points.cfg\n";
+        let pip = "[console_scripts]\np = p.cli:main\npip = p.cli:main\n";
+        let own = "[console_scripts]\np = p.cli:main\n";
+        let write = |name: &str, cfg: &str, eps: &str, code: &str| {
+            tar_gz_text(
+                dir.path(),
+                name,
+                &[
+                    ("p-1.0/setup.cfg", cfg),
+                    ("p-1.0/entry_points.cfg", eps),
+                    ("p-1.0/p/__init__.py", code),
+                ],
+            )
+        };
+        let declared = |base: Option<&Path>, new: &Path| {
+            render_package(base, new, &limits)
+                .not_on_scores_alone
+                .join("; ")
+                // A version diff names files without the package's root.
+                .contains("entry_points.cfg:3 declares a console script named as one of the environment's own commands")
+        };
+        let named = write("a.tar.gz", cfg, pip, "x = 1\n");
+        let why = render_package(None, &named, &limits)
+            .not_on_scores_alone
+            .join("; ");
+        assert!(why.contains("(p-1.0/entry_points.cfg:3 declares"), "{why}");
+        let unnamed = write("b.tar.gz", "[metadata]\nname = p\n", pip, "x = 1\n");
+        assert!(!declared(None, &unnamed));
+        let ordinary = write("c.tar.gz", cfg, own, "x = 1\n");
+        assert!(!declared(None, &ordinary));
+        // The file changed under an unchanged manifest; the manifest
+        // changed to name an unchanged file; neither changed.
+        assert!(declared(Some(&ordinary), &named));
+        assert!(declared(Some(&unnamed), &named));
+        let next = write("d.tar.gz", cfg, pip, "x = 2\n");
+        assert!(!declared(Some(&named), &next));
     }
 
     /// pip reads the root `pyproject.toml` with Python's `tomllib`, which

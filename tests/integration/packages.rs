@@ -4291,6 +4291,112 @@ fn a_manifest_that_places_over_the_environment_s_files_is_not_allowed_on_scores_
     }
 }
 
+/// The same placements written as setuptools reads them but no line shows
+/// (session 43; flake8 so changed was allowed, each built by setuptools
+/// 84 into a wheel that installs the command or file): a `setup.cfg`
+/// console script on one line, one built by interpolation, one in an
+/// entry-points file the `setup.cfg` names, and a `pyproject.toml` data
+/// file whose name is escaped. Under thresholds that clear any score and
+/// no veto, each is inconclusive, naming the line or file; the same
+/// forms naming the package's own command are allowed.
+#[test]
+fn placements_written_as_setuptools_reads_them_are_found() {
+    let c = Canary::new();
+    let lax = lax_config(&c);
+    let cfg =
+        |scripts: &str| format!("[metadata]\nname = tinypkg\n[options.entry_points]\n{scripts}\n");
+    let ep_file = "[metadata]\nname = tinypkg\n[options]\nentry_points = file: ep.cfg\n";
+    let toml = |file: &str| {
+        format!("[project]\nname = \"tinypkg\"\nversion = \"1.0\"\n[tool.setuptools.data-files]\n\"lib/python3.12/site-packages\" = [\"{file}\"]\n")
+    };
+    let command = "declares a console script named as one of the environment's own commands";
+    let startup = "names a .pth file or a sitecustomize or usercustomize module";
+    let cases: [(&str, &str, String, &str, Option<&str>); 8] = [
+        (
+            "one-line.tar.gz",
+            "setup.cfg",
+            cfg("console_scripts = pip = tinypkg:add"),
+            "",
+            Some("setup.cfg:4"),
+        ),
+        (
+            "interp.tar.gz",
+            "setup.cfg",
+            cfg("spare = python = tinypkg:add\nconsole_scripts =\n    %(spare)s"),
+            "",
+            Some("setup.cfg:4"),
+        ),
+        (
+            "file.tar.gz",
+            "setup.cfg",
+            ep_file.into(),
+            "[console_scripts]\npip3 = tinypkg:add\n",
+            Some("ep.cfg:2"),
+        ),
+        (
+            "escaped.tar.gz",
+            "pyproject.toml",
+            toml("tinypkg/hook\\u002epth"),
+            "",
+            Some("pyproject.toml:5"),
+        ),
+        (
+            "own-one-line.tar.gz",
+            "setup.cfg",
+            cfg("console_scripts = tinypkg = tinypkg:add"),
+            "",
+            None,
+        ),
+        (
+            "own-interp.tar.gz",
+            "setup.cfg",
+            cfg("spare = tinypkg = tinypkg:add\nconsole_scripts =\n    %(spare)s"),
+            "",
+            None,
+        ),
+        (
+            "own-file.tar.gz",
+            "setup.cfg",
+            ep_file.into(),
+            "[console_scripts]\ntinypkg = tinypkg:add\n",
+            None,
+        ),
+        (
+            "own-escaped.tar.gz",
+            "pyproject.toml",
+            toml("tinypkg/d\\u0061ta.txt"),
+            "",
+            None,
+        ),
+    ];
+    for (name, manifest, text, eps, named) in cases {
+        let manifest = format!("tinypkg-1.0/{manifest}");
+        let p = tinypkg_sdist(
+            &c,
+            name,
+            "",
+            &[
+                (&manifest, text.as_bytes()),
+                ("tinypkg-1.0/ep.cfg", eps.as_bytes()),
+            ],
+        );
+        let (o, r) = scan_path_json_under(&c, &lax, &p);
+        let Some(named) = named else {
+            assert_reason(&o, &r, (0, "precheck-harmless"));
+            continue;
+        };
+        assert_reason(&o, &r, (2, "inconclusive"));
+        let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+        let what = if named.ends_with("toml:5") {
+            startup
+        } else {
+            command
+        };
+        let named = format!("tinypkg-1.0/{named} {what}");
+        assert!(note.contains(&named), "{named} in {note}");
+    }
+}
+
 /// npm puts `node_modules/.bin` first on the `PATH` of every script it
 /// runs for a project, so a dependency that links a command named `node`
 /// (or `npm`, `sh`, …) runs its own file wherever the project's scripts
