@@ -12,9 +12,11 @@
 //!   2.5× slower than GuardDog until the lexicon matched ASCII-only).
 //! - `render`: reading and rendering fixture archives (bytes = archive size),
 //!   and generated packages (bytes = their text): a large one
-//!   (`synthetic-large`), and two of 20,000 tiny files that guard against a
+//!   (`synthetic-large`), two of 20,000 tiny files that guard against a
 //!   cost per file per file (`synthetic-many-runs`,
-//!   `synthetic-many-requirement-files`).
+//!   `synthetic-many-requirement-files`), and manifests of 20,000 keys
+//!   and options that guard against a cost per value per value
+//!   (`synthetic-many-manifest-keys`).
 //! - `scan`: the same packages through the coordinator (read, render, score,
 //!   decide), the figure compared with GuardDog.
 //! - `train`: one epoch over the small training fixture.
@@ -148,6 +150,7 @@ fn packages() -> Vec<Case> {
             "synthetic-many-requirement-files",
             many_requirement_files_package(),
         ),
+        ("synthetic-many-manifest-keys", many_manifest_keys_package()),
     ] {
         cases.push(Case {
             name: name.into(),
@@ -267,6 +270,41 @@ fn many_requirement_files_package() -> &'static (PathBuf, u64) {
         let files =
             (0..MANY).map(|i| (format!("reqs-1.0/req/r{i}.txt"), format!("package-{i}>=1.0\n")));
         write_package("synthetic-many-requirement-files-1.0.tar.gz", manifest.chain(files))
+    })
+}
+
+/// A `pyproject.toml` and a `setup.cfg` of 20,000 values each (a data
+/// file per key, a console script per option, half of them
+/// interpolated), each read as its installer reads it: a search for
+/// each value's line made such a file of 200,000 keys take over a minute
+/// (session 43, before it was made only for the value a rule reports).
+fn many_manifest_keys_package() -> &'static (PathBuf, u64) {
+    static MANY_KEYS: std::sync::OnceLock<(PathBuf, u64)> = std::sync::OnceLock::new();
+    MANY_KEYS.get_or_init(|| {
+        let keys: String = (0..MANY)
+            .map(|i| format!("\"share/k{i}\" = [\"data/k{i}.txt\"]\n"))
+            .collect();
+        let options: String = (0..MANY)
+            .map(|i| match i % 2 {
+                0 => format!("    c{i} = keys.cli:main\n"),
+                _ => format!("    %(c)s{i} = keys.cli:main\n"),
+            })
+            .collect();
+        let files = [
+            (
+                "keys-1.0/pyproject.toml".to_string(),
+                format!("[project]\nname = \"keys\"\nversion = \"1.0\"\n\n[tool.setuptools.data-files]\n{keys}"),
+            ),
+            (
+                "keys-1.0/setup.cfg".to_string(),
+                format!("[options.entry_points]\nc = cmd\nconsole_scripts =\n{options}"),
+            ),
+            (
+                "keys-1.0/keys/__init__.py".to_string(),
+                "def main():\n    return 0\n".to_string(),
+            ),
+        ];
+        write_package("synthetic-many-manifest-keys-1.0.tar.gz", files.into_iter())
     })
 }
 

@@ -92,6 +92,178 @@ pub(super) fn toml_table(data: &[u8]) -> Option<toml::Table> {
     toml::from_str(std::str::from_utf8(data).ok()?).ok()
 }
 
+/// A manifest as its installer reads it, written out again for rules that
+/// read text: a `setup.cfg` with `configparser`'s interpolation done and
+/// `[DEFAULT]`'s options under each section, a `pyproject.toml` parsed
+/// and written with a line per value (`a.b.c = "…"`, a table of values
+/// inline: `tool.setuptools.cmdclass = { build_py = "…" }`), its escapes
+/// read and its tables however they were written. The rules read the
+/// lines as written first; this counts where they find nothing: smmap
+/// whose test module a build imports through `attr: smmap.%(t)s.lib.VERSION`
+/// or `"smmap.t\u0065st.lib.VERSION"` passed the rule that reads it
+/// (session 43).
+pub(super) struct AsRead {
+    pub text: Vec<u8>,
+    /// For each line of `text`: the 1-based line of the manifest it comes
+    /// from (`setup.cfg`), or the keys whose line to look for (TOML: the
+    /// value's own, then a table's first), found only when asked
+    /// ([`AsRead::line_in`]): a search per line of a large file would cost
+    /// its size times its lines.
+    from: Vec<(usize, Vec<String>)>,
+}
+
+impl AsRead {
+    /// The manifest's line (`data`) that the byte at `at` of [`text`]
+    /// comes from: line 1 when no line writes its key as read.
+    ///
+    /// [`text`]: AsRead::text
+    pub fn line_in(&self, data: &[u8], at: usize) -> usize {
+        let n = memchr::memchr_iter(b'\n', &self.text[..at.min(self.text.len())]).count();
+        match self.from.get(n) {
+            Some((line, _)) if *line > 0 => *line,
+            Some((_, keys)) => keys
+                .iter()
+                .find_map(|k| written_as_key(data, k))
+                .unwrap_or(1),
+            None => 1,
+        }
+    }
+}
+
+/// [`AsRead`] for a `setup.cfg` or `pyproject.toml` (by file name); none
+/// for another file or one that does not parse.
+pub(super) fn manifest_as_read(path: &str, data: &[u8]) -> Option<AsRead> {
+    let mut out = AsRead {
+        text: Vec::new(),
+        from: Vec::new(),
+    };
+    let mut line = |text: String, from: (usize, Vec<String>)| {
+        out.text.extend_from_slice(text.as_bytes());
+        out.text.push(b'\n');
+        out.from.push(from);
+    };
+    match file_name(path).0 {
+        "setup.cfg" => {
+            let mut section = None;
+            for v in setup_cfg(data).values().values {
+                if section != Some(v.section.clone()) {
+                    line(format!("[{}]", v.section), (v.line, Vec::new()));
+                    section = Some(v.section.clone());
+                }
+                let mut lines = v.value.lines();
+                let first = lines.next().unwrap_or("");
+                line(format!("{} = {first}", v.name), (v.line, Vec::new()));
+                for more in lines {
+                    line(format!("    {more}"), (v.line, Vec::new()));
+                }
+            }
+        }
+        "pyproject.toml" => {
+            let doc = toml_table(data)?;
+            toml_lines(&doc, "", &mut |text, keys| line(text, (0, keys)));
+        }
+        _ => return None,
+    }
+    Some(out)
+}
+
+/// Writes each value of `table` as a line `prefix.key = value`, with the
+/// keys (lower case) a file writes it under: its own, and an inline
+/// table's first (`[….cmdclass]` is a header; `build_py = …` below it is
+/// a key). A table of plain values (strings, numbers, arrays of them) is
+/// written inline, as a map is (`package-dir = { "" = "src" }`); any
+/// other table, and each table of an array, gets lines of its own, so
+/// that a line holds one setting as in the file (towncrier's
+/// `package_dir = "src"` beside its sections' `directory = …` read as one
+/// line made a map of folders).
+fn toml_lines(table: &toml::Table, prefix: &str, line: &mut impl FnMut(String, Vec<String>)) {
+    fn plain(v: &toml::Value) -> bool {
+        match v {
+            toml::Value::Table(_) => false,
+            toml::Value::Array(items) => items.iter().all(plain),
+            _ => true,
+        }
+    }
+    for (key, v) in table {
+        let full = format!("{prefix}{}", toml_key(key));
+        match v {
+            toml::Value::Table(t) if !t.values().all(plain) => {
+                toml_lines(t, &format!("{full}."), line)
+            }
+            toml::Value::Array(items) if !plain(v) => {
+                for item in items {
+                    match item {
+                        toml::Value::Table(t) => toml_lines(t, &format!("{full}."), line),
+                        other => line(format!("{full} = {}", toml_value(other)), vec![]),
+                    }
+                }
+            }
+            v => {
+                let inner = v.as_table().and_then(|t| t.keys().next());
+                // An empty key (`"" = "src"`) would match any line.
+                let keys = std::iter::once(key).chain(inner).filter(|k| !k.is_empty());
+                line(
+                    format!("{full} = {}", toml_value(v)),
+                    keys.map(|k| k.to_lowercase()).collect(),
+                )
+            }
+        }
+    }
+}
+
+fn toml_key(key: &str) -> String {
+    let bare = !key.is_empty()
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if bare {
+        key.to_string()
+    } else {
+        format!("{key:?}")
+    }
+}
+
+/// A value on one line: strings quoted with their line breaks escaped.
+fn toml_value(v: &toml::Value) -> String {
+    match v {
+        toml::Value::String(s) => format!("{s:?}"),
+        toml::Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(toml_value).collect();
+            format!("[{}]", items.join(", "))
+        }
+        toml::Value::Table(t) => {
+            // Quoted, as the pairs of a map are read (`{ "LICENSE" =
+            // "share/doc/…" }`: a destination, not a lone path).
+            let items: Vec<String> = t
+                .iter()
+                .map(|(k, v)| format!("{k:?} = {}", toml_value(v)))
+                .collect();
+            format!("{{ {} }}", items.join(", "))
+        }
+        other => other.to_string(),
+    }
+}
+
+/// The 1-based line where `name` (lower case) is written as a key (`name
+/// =`, `"name" =`, `.name =`), compared without case; none when it is
+/// written otherwise (escaped, or built by interpolation).
+pub(super) fn written_as_key(data: &[u8], name: &str) -> Option<usize> {
+    let lower = data.to_ascii_lowercase();
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+    for (i, line) in lower.split(|&b| b == b'\n').enumerate() {
+        for at in memchr::memmem::find_iter(line, name.as_bytes()) {
+            let before = at.checked_sub(1).map(|j| line[j]);
+            let after = line[at + name.len()..]
+                .iter()
+                .find(|b| !matches!(b, b'"' | b'\'' | b' ' | b'\t'));
+            if !before.is_some_and(word) && after == Some(&b'=') {
+                return Some(i + 1);
+            }
+        }
+    }
+    None
+}
+
 /// Why the package's own `pyproject.toml` at `path` (`data`) is not TOML
 /// to this parser, if it is not. pip reads it with Python's `tomllib`,
 /// which takes deeper nesting than this parser (an array 80 levels deep is
@@ -308,6 +480,7 @@ fn references(text: &str) -> Vec<String> {
 fn setup_cfg_requirements(data: &[u8]) -> Vec<String> {
     setup_cfg(data)
         .values()
+        .values
         .into_iter()
         .filter(|v| match v.section.as_str() {
             "options" => matches!(v.key().as_str(), "install_requires" | "setup_requires"),
@@ -418,83 +591,156 @@ impl SetupCfg {
     /// Every option of every section but `[DEFAULT]`, in file order, as
     /// setuptools gets it: interpolated, and `[DEFAULT]`'s options under
     /// each section that does not set its own.
-    pub fn values(&self) -> Vec<CfgValue> {
-        let mut out = Vec::new();
-        for (i, (section, options)) in self.sections.iter().enumerate() {
+    ///
+    /// Interpolation follows `BasicInterpolation`: each `%(name)s` is the
+    /// value of `name` in the same section or `[DEFAULT]`, `%%` is `%`, 10
+    /// levels deep. Where `configparser` would fail (an unknown name, a
+    /// lone `%`, deeper nesting), setuptools fails and installs nothing;
+    /// the value is then kept as written. The reading is bounded for the
+    /// whole file: 100,000 replacements, 16 MiB of values (`[DEFAULT]`'s
+    /// repeated under each section included) and 100,000 values. Names
+    /// that each name several others multiply at every level (Python
+    /// itself would take hours on 40 per value over 10 levels), and a
+    /// `[DEFAULT]` of many options is every section's. Past a bound the
+    /// rest is kept as written and [`CfgValues::cut`] says so: Python
+    /// follows further, so the package's own file is then not cleared
+    /// ([`unparsed_setup_cfg`]).
+    pub fn values(&self) -> CfgValues {
+        const VALUES_MAX: usize = 100_000;
+        let defaults: Vec<&CfgOption> = self.defaults().collect();
+        let mut budget = Budget {
+            steps: 100_000,
+            bytes: 16 << 20,
+        };
+        let mut out = CfgValues {
+            values: Vec::new(),
+            cut: false,
+        };
+        for (section, options) in &self.sections {
             if section == "default" {
                 continue;
             }
-            let defaults = self
-                .defaults()
-                .filter(|(k, ..)| !options.iter().any(|(own, ..)| own == k));
-            for (name, value, line) in options.iter().chain(defaults) {
-                out.push(CfgValue {
+            // By name, the section's own first: a search per replacement
+            // would cost the options' count each time.
+            let mut names: std::collections::HashMap<&str, &str> = defaults
+                .iter()
+                .map(|(k, v, _)| (k.as_str(), v.as_str()))
+                .collect();
+            names.extend(options.iter().map(|(k, v, _)| (k.as_str(), v.as_str())));
+            let own: std::collections::HashSet<&str> =
+                options.iter().map(|(k, ..)| k.as_str()).collect();
+            let inherited = defaults.iter().filter(|(k, ..)| !own.contains(k.as_str()));
+            for (name, value, line) in options.iter().chain(inherited.copied()) {
+                if out.values.len() >= VALUES_MAX {
+                    out.cut = true;
+                    return out;
+                }
+                let mut done = String::new();
+                let value = match interpolate(value, &names, 1, &mut budget, &mut done) {
+                    Ok(()) => done,
+                    Err(Stop::Fails) => value.clone(),
+                    Err(Stop::Spent) => {
+                        out.cut = true;
+                        value.clone()
+                    }
+                };
+                match budget.bytes.checked_sub(value.len()) {
+                    Some(left) => budget.bytes = left,
+                    None => {
+                        out.cut = true;
+                        return out;
+                    }
+                }
+                out.values.push(CfgValue {
                     section: section.clone(),
                     name: name.clone(),
-                    value: self.interpolated(i, value),
+                    value,
                     line: *line,
                 });
             }
         }
         out
     }
+}
 
-    /// `value`, of the section at `section`, with each `%(name)s` replaced
-    /// by the value of `name` in that section or `[DEFAULT]`, and `%%` by
-    /// `%`, as `BasicInterpolation` does (10 levels deep). Where
-    /// `configparser` would fail (an unknown name, a lone `%`, deeper
-    /// nesting), setuptools fails and installs nothing; the value is then
-    /// kept as written. So is one that takes more than 10,000 replacements
-    /// or grows past 1 MiB (names that each name several others multiply
-    /// at every level: Python itself would take hours).
-    fn interpolated(&self, section: usize, value: &str) -> String {
-        let mut steps = 10_000usize;
-        let mut out = String::new();
-        match self.interpolate(section, value, 1, &mut steps, &mut out) {
-            Some(()) => out,
-            None => value.to_string(),
-        }
-    }
+/// What [`SetupCfg::values`] read.
+pub(super) struct CfgValues {
+    pub values: Vec<CfgValue>,
+    /// Whether the reading stopped at one of its bounds, leaving values
+    /// as written that Python would interpolate, or values out.
+    pub cut: bool,
+}
 
-    fn interpolate(
-        &self,
-        section: usize,
-        value: &str,
-        depth: usize,
-        steps: &mut usize,
-        out: &mut String,
-    ) -> Option<()> {
-        const MAX_DEPTH: usize = 10;
-        let mut rest = value;
-        while let Some(at) = rest.find('%') {
-            out.push_str(&rest[..at]);
-            rest = &rest[at..];
-            if let Some(after) = rest.strip_prefix("%%") {
-                out.push('%');
-                rest = after;
-            } else {
-                *steps = steps.checked_sub(1)?;
-                let (var, after) = rest.strip_prefix("%(")?.split_once(")s")?;
-                let var = var.trim().to_lowercase();
-                let own = self.sections[section].1.iter();
-                let (_, v, _) = own.chain(self.defaults()).find(|(k, ..)| *k == var)?;
-                if v.contains('%') {
-                    if depth >= MAX_DEPTH {
-                        return None;
-                    }
-                    self.interpolate(section, v, depth + 1, steps, out)?;
-                } else {
-                    out.push_str(v);
+/// What is left of [`SetupCfg::values`]' bounds.
+struct Budget {
+    steps: usize,
+    bytes: usize,
+}
+
+/// Why a value is kept as written.
+enum Stop {
+    /// `configparser` would fail: setuptools installs nothing.
+    Fails,
+    /// The bounds were reached.
+    Spent,
+}
+
+/// Appends `value` to `out` with its interpolation done, looking names up
+/// in `names` (at `depth`, 1 for an option's own value).
+fn interpolate(
+    value: &str,
+    names: &std::collections::HashMap<&str, &str>,
+    depth: usize,
+    budget: &mut Budget,
+    out: &mut String,
+) -> Result<(), Stop> {
+    const MAX_DEPTH: usize = 10;
+    let mut rest = value;
+    while let Some(at) = rest.find('%') {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        if let Some(after) = rest.strip_prefix("%%") {
+            out.push('%');
+            rest = after;
+        } else {
+            budget.steps = budget.steps.checked_sub(1).ok_or(Stop::Spent)?;
+            let (var, after) = rest
+                .strip_prefix("%(")
+                .and_then(|r| r.split_once(")s"))
+                .ok_or(Stop::Fails)?;
+            let var = var.trim().to_lowercase();
+            let v = names.get(var.as_str()).ok_or(Stop::Fails)?;
+            if v.contains('%') {
+                if depth >= MAX_DEPTH {
+                    return Err(Stop::Fails);
                 }
-                rest = after;
+                interpolate(v, names, depth + 1, budget, out)?;
+            } else {
+                out.push_str(v);
             }
-            if out.len() > 1 << 20 {
-                return None;
-            }
+            rest = after;
         }
-        out.push_str(rest);
-        Some(())
+        if out.len() > budget.bytes {
+            return Err(Stop::Spent);
+        }
     }
+    out.push_str(rest);
+    Ok(())
+}
+
+/// Why the package's own `setup.cfg` at `path` (`data`) is not read whole,
+/// if it is not: its interpolation goes past the bounds of
+/// [`SetupCfg::values`], where Python's `configparser` follows on, so a
+/// value the rules read as written may be a requirement or a command once
+/// setuptools reads it. Like a `pyproject.toml` this parser refuses
+/// ([`unparsed_pyproject`]), it keeps the package from being cleared.
+pub fn unparsed_setup_cfg(path: &str, data: &[u8]) -> Option<String> {
+    if file_name(path).0 != "setup.cfg" || !is_own_manifest(path) {
+        return None;
+    }
+    setup_cfg(data).values().cut.then(|| {
+        "its interpolation goes past what this reader follows (100,000 replacements, 16 MiB or 100,000 values), where Python's configparser goes on".to_string()
+    })
 }
 
 #[cfg(test)]
@@ -681,6 +927,28 @@ devtool = { git = "https://example.net/x/devtool.git" }
         }
         cfg += "[options]\ninstall_requires = %(v10)s\n";
         assert_eq!(setup_cfg_requirements(cfg.as_bytes()), ["%(v10)s"]);
+        // Python would follow on: the package's own file is not cleared.
+        assert!(unparsed_setup_cfg("p/setup.cfg", cfg.as_bytes()).is_some());
+        assert_eq!(
+            unparsed_setup_cfg("p/tests/setup.cfg", cfg.as_bytes()),
+            None
+        );
+        // Where configparser fails, nothing is left to follow.
+        let fails = b"[options]\ninstall_requires = %(nowhere)s\n";
+        assert_eq!(unparsed_setup_cfg("p/setup.cfg", fails), None);
+        // A `[DEFAULT]` of 1,000 options under 200 sections: 200,000
+        // values, past the bound.
+        let mut wide = String::from("[DEFAULT]\n");
+        (0..1000).for_each(|i| wide += &format!("d{i} = x\n"));
+        (0..200).for_each(|i| wide += &format!("[s{i}]\n"));
+        assert!(unparsed_setup_cfg("p/setup.cfg", wide.as_bytes()).is_some());
+        let narrow = wide
+            .replace("[s1]\n", "")
+            .split("[s2]")
+            .next()
+            .unwrap()
+            .to_string();
+        assert_eq!(unparsed_setup_cfg("p/setup.cfg", narrow.as_bytes()), None);
         assert_eq!(
             requirement_files(
                 "p/setup.cfg",

@@ -545,7 +545,7 @@ pub fn in_manifest(path: &str, data: &[u8]) -> Option<(usize, &'static str)> {
     let parsed = match name {
         "setup.cfg" => cfg_reading(data),
         "pyproject.toml" => super::fetched::toml_table(data)
-            .map(|doc| toml_reading(data, &doc))
+            .map(|doc| toml_reading(&doc))
             .unwrap_or_default(),
         _ => Reading::default(),
     };
@@ -578,9 +578,8 @@ pub fn in_manifest(path: &str, data: &[u8]) -> Option<(usize, &'static str)> {
                 .texts
                 .iter()
                 .filter(|(_, t)| holds_in(t.as_bytes(), words))
-                .filter(|(_, t)| re().is_match(t.as_bytes()))
-                .map(|(line, _)| *line)
-                .min()
+                .find(|(_, t)| re().is_match(t.as_bytes()))
+                .map(|(at, _)| at.line(data))
         };
         written.or_else(read).map(|n| (n, what))
     };
@@ -622,9 +621,8 @@ pub fn in_manifest(path: &str, data: &[u8]) -> Option<(usize, &'static str)> {
             parsed
                 .scripts
                 .iter()
-                .filter(|(n, _)| counts(n))
-                .map(|(_, line)| *line)
-                .min()
+                .find(|(n, _)| counts(n))
+                .map(|(_, at)| at.line(data))
         };
         written.or_else(read)
     };
@@ -656,6 +654,7 @@ pub fn entry_point_files(path: &str, data: &[u8]) -> Vec<String> {
     match path.rsplit('/').next().unwrap_or(path) {
         "setup.cfg" => super::fetched::setup_cfg(data)
             .values()
+            .values
             .into_iter()
             .filter(|v| v.section == "options" && v.key() == "entry_points")
             .filter_map(|v| v.value.trim_start().strip_prefix("file:").map(list))
@@ -747,15 +746,32 @@ fn first_script_line(data: &[u8], counts: impl Fn(&str) -> bool) -> Option<usize
     None
 }
 
-/// What an installer reads from a manifest beyond its lines as written.
+/// What an installer reads from a manifest, beyond its lines as written.
 #[derive(Default)]
 struct Reading {
-    /// (line to name, `key = value` in lower case) for each value whose
-    /// text the lines do not show: built by interpolation, or escaped.
-    texts: Vec<(usize, String)>,
-    /// (script name in lower case, line to name) for each console or GUI
-    /// script the parsed file declares.
-    scripts: Vec<(String, usize)>,
+    /// (where, `key = value` in lower case) for each value as read.
+    texts: Vec<(Written, String)>,
+    /// (script name in lower case, where) for each console or GUI script
+    /// the parsed file declares.
+    scripts: Vec<(String, Written)>,
+}
+
+/// Where a value [`Reading`] found is written: a known line, or a key
+/// whose line to look for, with the line to name when no line writes it.
+/// The search is made only for the value a rule reports: one per value
+/// of a file of 200,000 keys took longer than a minute.
+enum Written {
+    Line(usize),
+    Key(String, usize),
+}
+
+impl Written {
+    fn line(&self, data: &[u8]) -> usize {
+        match self {
+            Written::Line(n) => *n,
+            Written::Key(k, or) => super::fetched::written_as_key(data, k).unwrap_or(*or),
+        }
+    }
 }
 
 /// A `setup.cfg` as setuptools reads it ([`super::fetched::setup_cfg`]):
@@ -772,10 +788,10 @@ struct Reading {
 /// into a wheel that installs it).
 fn cfg_reading(data: &[u8]) -> Reading {
     let mut out = Reading::default();
-    for v in super::fetched::setup_cfg(data).values() {
+    for v in super::fetched::setup_cfg(data).values().values {
         for item in v.value.lines() {
             let text = format!("{} = {}", v.name, item.trim());
-            out.texts.push((v.line, text.to_lowercase()));
+            out.texts.push((Written::Line(v.line), text.to_lowercase()));
         }
         let scripts: Vec<(String, String, usize)> = match (v.section.as_str(), v.key().as_str()) {
             ("options.entry_points", "console_scripts" | "gui_scripts") => v
@@ -793,8 +809,7 @@ fn cfg_reading(data: &[u8]) -> Reading {
             // pip installs no console script whose callable lacks its
             // colon ([`in_manifest`]).
             if target.contains(':') {
-                let line = written_as_key(data, &name).unwrap_or(v.line);
-                out.scripts.push((name, line));
+                out.scripts.push((name.clone(), Written::Key(name, v.line)));
             }
         }
     }
@@ -813,7 +828,7 @@ fn cfg_reading(data: &[u8]) -> Reading {
 /// file that does not parse declares nothing here;
 /// [`super::fetched::unparsed_pyproject`] keeps the package's own from
 /// being cleared.
-fn toml_reading(data: &[u8], doc: &toml::Table) -> Reading {
+fn toml_reading(doc: &toml::Table) -> Reading {
     let project = doc.get("project");
     let poetry = doc.get("tool").and_then(|t| t.get("poetry"));
     let scripts = [
@@ -825,16 +840,13 @@ fn toml_reading(data: &[u8], doc: &toml::Table) -> Reading {
     .flatten()
     .filter_map(toml::Value::as_table)
     .flat_map(|t| t.keys().map(|k| k.to_ascii_lowercase()))
-    .map(|name| {
-        let line = written_as_key(data, &name).unwrap_or(1);
-        (name, line)
-    })
+    .map(|name| (name.clone(), Written::Key(name, 1)))
     .collect();
     let mut texts = Vec::new();
     toml_strings(doc, &mut |key, value| {
         let key = key.to_lowercase();
-        let line = written_as_key(data, &key).unwrap_or(1);
-        texts.push((line, format!("{key} = {}", value.to_lowercase())));
+        let text = format!("{key} = {}", value.to_lowercase());
+        texts.push((Written::Key(key, 1), text));
     });
     Reading { texts, scripts }
 }
@@ -853,26 +865,6 @@ fn toml_strings(table: &toml::Table, each: &mut impl FnMut(&str, &str)) {
     for (key, v) in table {
         value(key, v, each);
     }
-}
-
-/// The 1-based line where `name` is written as a key (`name =`, `"name" =`,
-/// `.name =`), compared without case; none when it is written otherwise
-/// (escaped, or built by interpolation).
-fn written_as_key(data: &[u8], name: &str) -> Option<usize> {
-    let lower = data.to_ascii_lowercase();
-    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
-    for (i, line) in lower.split(|&b| b == b'\n').enumerate() {
-        for at in memchr::memmem::find_iter(line, name.as_bytes()) {
-            let before = at.checked_sub(1).map(|j| line[j]);
-            let after = line[at + name.len()..]
-                .iter()
-                .find(|b| !matches!(b, b'"' | b'\'' | b' ' | b'\t'));
-            if !before.is_some_and(word) && after == Some(&b'=') {
-                return Some(i + 1);
-            }
-        }
-    }
-    None
 }
 
 /// A pattern of this module. A constant checked by unit tests: a failure to

@@ -1082,7 +1082,9 @@ impl HiddenCode {
             }
             None => None,
         };
-        if let Some(e) = super::fetched::unparsed_pyproject(&m.path, &m.data) {
+        let unparsed = super::fetched::unparsed_pyproject(&m.path, &m.data)
+            .or_else(|| super::fetched::unparsed_setup_cfg(&m.path, &m.data));
+        if let Some(e) = unparsed {
             self.unparsed.push((m.path.clone(), e));
         }
         let code = super::code::Code::new(&m.path, text);
@@ -3795,6 +3797,39 @@ mod tests {
         assert!(declared(Some(&unnamed), &named));
         let next = write("d.tar.gz", cfg, pip, "x = 2\n");
         assert!(!declared(Some(&named), &next));
+    }
+
+    /// A `setup.cfg` whose interpolation goes past the reader's bounds
+    /// (Python follows on) is not cleared, naming the file; the same
+    /// interpolation within them is read.
+    #[test]
+    fn a_setup_cfg_interpolated_past_the_bounds_is_not_cleared() {
+        let dir = tempfile::tempdir().unwrap();
+        let limits = Limits::default();
+        let cfg = |per_value: usize| {
+            let mut cfg = String::from("[DEFAULT]\nv0 = x\n");
+            for level in 1..=10 {
+                let named = format!("%(v{})s", level - 1);
+                cfg += &format!("v{level} = {}\n", named.repeat(per_value));
+            }
+            cfg + "[metadata]\nname = p\n"
+        };
+        let why = |name: &str, cfg: &str| {
+            let p = tar_gz_text(
+                dir.path(),
+                name,
+                &[("p-1.0/setup.cfg", cfg), ("p-1.0/p/__init__.py", "x = 1\n")],
+            );
+            render_package(None, &p, &limits)
+                .not_on_scores_alone
+                .join("; ")
+        };
+        let past = why("a.tar.gz", &cfg(40));
+        assert!(
+            past.contains("p-1.0/setup.cfg: its interpolation goes past what this reader follows"),
+            "{past}"
+        );
+        assert!(!why("b.tar.gz", &cfg(1)).contains("setup.cfg"));
     }
 
     /// pip reads the root `pyproject.toml` with Python's `tomllib`, which

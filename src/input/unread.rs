@@ -527,15 +527,26 @@ fn import_path_aliases(code: &Code) -> Option<Regex> {
 ///   `code` version source, which runs the file), Poetry's
 ///   `script = "…"`, PDM's `custom-hook = "…"`.
 fn manifest_opening(code: &Code) -> Option<usize> {
-    let data = code.data;
     if code.path.matches('/').count() > 1 {
         return None;
     }
+    if let Some(at) = opening_at(code.data) {
+        return Some(code.line_of(at));
+    }
+    // The manifest as its installer reads it: interpolated, or TOML's
+    // escapes and tables read ([`super::fetched::manifest_as_read`]).
+    let read = super::fetched::manifest_as_read(code.path, code.data)?;
+    opening_at(&read.text).map(|at| read.line_in(code.data, at))
+}
+
+/// The byte offset in a manifest's text of what [`manifest_opening`]
+/// looks for.
+fn opening_at(data: &[u8]) -> Option<usize> {
     // A dotted name through a tests or docs package, as a value.
     const NAME: &str = r#"\s*["']?\s*(?:[A-Za-z_]\w*\.)*(?:tests?|testing|docs?)\.[A-Za-z_]"#;
     static ATTR: OnceLock<Regex> = OnceLock::new();
     static VALUE: OnceLock<Regex> = OnceLock::new();
-    let attr = ATTR.get_or_init(|| build(&format!(r"\battr\s*[:=]{NAME}"), false));
+    let attr = ATTR.get_or_init(|| build(&format!(r#"\battr["']?\s*[:=]{NAME}"#), false));
     let value = VALUE.get_or_init(|| build(&format!(r"[:=]{NAME}"), false));
     let attr_at = attr.find(data).map(|m| m.start());
     // `cmdclass` up to the next section (`[…]` at a line's start), within
@@ -553,7 +564,7 @@ fn manifest_opening(code: &Code) -> Option<usize> {
         build(
             // The key as a table's, or dotted (`tool.hatch.build.hooks.
             // custom.path = …`), or inside an inline table.
-            r#"(?m)(?:^\s*|[{,]\s*)(?:["']?[\w-]+["']?\s*\.\s*)*(?:path|script|custom-hook)\s*=\s*["'](?:\./)?(?:[\w.-]+/)*(?:tests?|testing|docs?)/[\w./-]*\.py["']"#,
+            r#"(?m)(?:^\s*|[{,]\s*)(?:["']?[\w-]+["']?\s*\.\s*)*["']?(?:path|script|custom-hook)["']?\s*=\s*["'](?:\./)?(?:[\w.-]+/)*(?:tests?|testing|docs?)/[\w./-]*\.py["']"#,
             false,
         )
     });
@@ -619,7 +630,6 @@ fn manifest_opening(code: &Code) -> Option<usize> {
     .into_iter()
     .flatten()
     .min()
-    .map(|at| code.line_of(at))
 }
 
 /// Where a root `pyproject.toml` or `setup.cfg` makes a folder of the
@@ -2202,6 +2212,17 @@ g()
             ("pkg/pyproject.toml", "[tool.hatch.version]\nsource = \"code\"\n  path = './docs/v.py'\n", 3),
             ("pkg/pyproject.toml", "[tool.poetry.build]\nscript = \"tests/build.py\"\n", 2),
             ("pkg/pyproject.toml", "[tool.pdm.build]\ncustom-hook = \"test/build.py\"\n", 2),
+            // As setuptools reads them (session 43): interpolation,
+            // `[DEFAULT]`, TOML escapes, a table's header form.
+            ("pkg/setup.cfg", "[metadata]\nt = tests\nversion = attr: %(t)s.info.VERSION\n", 3),
+            ("pkg/setup.cfg", "[options]\nt = tests\ncmdclass = build_py = %(t)s.x.BuildPy\n", 3),
+            ("pkg/setup.cfg", "[DEFAULT]\ns = tests/src\n[options]\npackage_dir =\n    =%(s)s\n", 4),
+            ("pkg/pyproject.toml", "[tool.setuptools.dynamic]\nversion = {attr = \"t\\u0065sts.info.VERSION\"}\n", 2),
+            ("pkg/pyproject.toml", "[tool.setuptools.cmdclass]\nbuild_py = \"t\\u0065sts.x.BuildPy\"\n", 2),
+            ("pkg/pyproject.toml", "[tool.setuptools]\npackage-dir.\"\" = \"t\\u0065sts/src\"\n", 1),
+            // Keys TOML lets one quote.
+            ("pkg/pyproject.toml", "[tool.setuptools.dynamic]\nversion = {\"attr\" = \"tests.info.VERSION\"}\n", 2),
+            ("pkg/pyproject.toml", "[tool.hatch.build.hooks]\ncustom = { \"path\" = \"tests/hook.py\" }\n", 2),
         ] {
             assert_eq!(first_opening(path, text.as_bytes()), Some(line), "{text}");
         }
@@ -2213,6 +2234,12 @@ g()
             ("pkg/sub/setup.cfg", "[metadata]\nversion = attr: tests.info.VERSION\n"),
             ("pkg/pyproject.toml", "[tool.hatch.build.hooks.custom]\npath = \"hatch_build.py\"\n"),
             ("pkg/pyproject.toml", "[tool.coverage.run]\nomit = [\"tests/conftest.py\"]\n"),
+            ("pkg/setup.cfg", "[metadata]\nt = pkg\nversion = attr: %(t)s.__version__\n[options]\npackage_dir =\n    =src\n"),
+            ("pkg/pyproject.toml", "[tool.setuptools.dynamic]\nversion = {attr = \"pkg.__v\\u0065rsion__\"}\n[tool.setuptools.package-dir]\n\"\" = \"src\"\n"),
+            // towncrier's sections, read as lines of their own: one line
+            // of `package_dir` and every section's `directory` was read
+            // as a map of folders (python-dateutil, a first cut).
+            ("pkg/pyproject.toml", "[tool.towncrier]\npackage_dir = \"src\"\n[[tool.towncrier.type]]\ndirectory = \"doc/en\"\nname = \"x\"\n"),
         ] {
             assert_eq!(first_opening(path, text.as_bytes()), None, "{text}");
         }
