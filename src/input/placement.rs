@@ -398,6 +398,43 @@ fn in_site_packages(p: &str, data: &[u8]) -> Option<Placement> {
     None
 }
 
+/// What a file of a package pip builds from source (an sdist, a source
+/// folder) would be if its build installed it where its name takes
+/// effect, outside test and documentation trees: a `.pth` file with an
+/// import line, `sitecustomize` or `usercustomize` (Python runs them at
+/// every start from site-packages), or an installer's or environment's
+/// configuration (in the environment's folder). [`in_manifest`] reads the
+/// names a manifest gives, but a build places files by rules it cannot
+/// follow: a folder (flit's `external-data`, Hatch's `shared-data`), a
+/// pattern (`extra/*` in setuptools' `data-files`, `extra/*.p?h` in
+/// `setup.cfg`). tomli, annotated-types and flake8 planting an import
+/// `.pth` in site-packages each of those ways were allowed by the shipped
+/// gate (session 43; built by flit_core, hatchling and setuptools 84 into
+/// wheels that install it there), so the name is reason enough.
+pub fn startup_or_config_file(path: &str, data: &[u8]) -> Option<&'static str> {
+    if super::unread::tests_or_docs(path) {
+        return None;
+    }
+    let lower = path.to_ascii_lowercase();
+    let name = lower.rsplit('/').next().unwrap_or(&lower);
+    let module = lower
+        .strip_suffix("/__init__.py")
+        .or_else(|| lower.strip_suffix(".py"))
+        .map(|m| m.rsplit('/').next().unwrap_or(m));
+    if matches!(module, Some("sitecustomize" | "usercustomize")) {
+        return Some("a module Python imports at every start, once in site-packages");
+    }
+    match name {
+        "pip.conf" | "pip.ini" | "pyvenv.cfg" | ".condarc" | "condarc" => Some(
+            "an installer's or the environment's configuration, once in the environment's folder",
+        ),
+        n if n.ends_with(".pth") && pth_runs_code(data) => {
+            Some("a .pth file whose import lines Python runs at every start, once in site-packages")
+        }
+        _ => None,
+    }
+}
+
 /// Whether a `.pth` file holds a line Python's `site` module runs: one that
 /// starts with `import` and a space or a tab (a byte-order mark before the
 /// first is dropped, as `site` reads the file as `utf-8-sig`).
@@ -1303,6 +1340,44 @@ mod tests {
             ),
         ] {
             assert_eq!(in_manifest(path, text.as_bytes()), Some((line, what)), "{path}: {text}");
+        }
+    }
+
+    /// A source package's files named as ones that run at every start or
+    /// configure the environment, wherever they lie outside tests and
+    /// docs; not a `.pth` of paths only (setuptools' own), PyTorch weights,
+    /// or the same names in a test tree.
+    #[test]
+    fn a_source_package_s_startup_and_configuration_files_are_found() {
+        for (path, data) in [
+            ("x-1/extra/x-init.pth", &b"import x._boot\n"[..]),
+            (
+                "x-1/extra/lib/python3.12/site-packages/x.pth",
+                b"\xef\xbb\xbfimport\tx\n",
+            ),
+            ("x-1/a1_x.pth", b"# comment\nimport os; os.environ\n"),
+            ("x-1/share/sitecustomize.py", b"import x\n"),
+            ("x-1/extra/UserCustomize/__init__.py", b""),
+            (
+                "x-1/conf/pip.conf",
+                b"[global]\nindex-url = https://x/simple\n",
+            ),
+            ("x-1/PIP.INI", b""),
+            ("x-1/env/pyvenv.cfg", b"home = /usr/bin\n"),
+            ("x-1/.condarc", b"channels: [x]\n"),
+        ] {
+            assert!(startup_or_config_file(path, data).is_some(), "{path}");
+        }
+        for (path, data) in [
+            ("x-1/distutils-precedence.pth", &b"src\n../lib\n"[..]),
+            ("x-1/models/resnet.pth", b"PK\x03\x04\x00import x"),
+            ("x-1/tests/sitecustomize.py", b"import x\n"),
+            ("x-1/test/examples/import_smth.pth", b"import smth\n"),
+            ("x-1/docs/pip.conf", b"[global]\n"),
+            ("x-1/x/customize.py", b"import x\n"),
+            ("x-1/conf/pip.conf.example", b"[global]\n"),
+        ] {
+            assert_eq!(startup_or_config_file(path, data), None, "{path}");
         }
     }
 

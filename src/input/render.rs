@@ -1021,6 +1021,11 @@ struct HiddenCode {
     /// over the environment's own files or where they run by themselves
     /// ([`super::placement`]); looked for only in a [`wheel`](Self::wheel).
     placed: Vec<(String, Placement)>,
+    /// (member, what it would be) for files of a package built from
+    /// source named as ones that run at every start or configure the
+    /// environment
+    /// ([`startup_or_config_file`](super::placement::startup_or_config_file)).
+    startup_files: Vec<(String, &'static str)>,
     /// (manifest, line, what it declares) where a manifest names the
     /// environment's configuration files or commands
     /// ([`in_manifest`](super::placement::in_manifest)).
@@ -1123,6 +1128,13 @@ impl HiddenCode {
         }
         // Where a member installs matters only when pip installs the
         // package as a wheel; no other package pays for the look.
+        // A wheel's files go where its paths say ([`in_wheel`]); a package
+        // built from source puts them where its build's rules say.
+        if self.wheel.is_none() {
+            if let Some(what) = super::placement::startup_or_config_file(&m.path, &m.data) {
+                self.startup_files.push((m.path.clone(), what));
+            }
+        }
         if self.wheel.is_some() {
             if let Some(p) = super::placement::in_wheel(&m.path, &m.data) {
                 self.placed.push((m.path.clone(), p));
@@ -1212,6 +1224,7 @@ impl HiddenCode {
         self.test_imports.extend(other.test_imports);
         self.test_modules.extend(other.test_modules);
         self.placed.extend(other.placed);
+        self.startup_files.extend(other.startup_files);
         self.owned.extend(other.owned);
         self.declared.extend(other.declared);
         self.shadowing.extend(other.shadowing);
@@ -1299,6 +1312,7 @@ impl HiddenCode {
         self.spying.sort();
         self.openings.sort();
         self.placed.sort();
+        self.startup_files.sort();
         self.owned.sort();
         self.declared.sort();
         self.shadowing.sort();
@@ -1451,6 +1465,7 @@ impl HiddenCode {
             spying_note(&self.spying),
             opened_note(self),
             self.runs_by_itself_note(),
+            startup_files_note(&self.startup_files),
             declared_note(&self.declared),
             self.test_builds_note(),
             self.js_documents_note(),
@@ -1784,6 +1799,18 @@ fn agent_orders_note(orders: &[(String, usize)]) -> Option<String> {
 /// which takes deeper nesting than this one, so such a file may still name
 /// install scripts or dependencies an install runs that no rule here has
 /// seen.
+fn startup_files_note(files: &[(String, &str)]) -> Option<String> {
+    let shown: Vec<String> = files
+        .iter()
+        .map(|(p, what)| format!("{p}: {what}"))
+        .collect();
+    files_note(&shown, |n, names| {
+        format!(
+            "{n} file(s) of this package would run by themselves or configure the environment if its build installed them where their names take effect ({names}): a build can place a source package's files by a folder or a pattern that no rule follows (flit's external-data, Hatch's shared-data, a glob among setuptools' data files), and no package needs to ship such a file; the pre-check alone does not allow it: left to detectors, or review it and allowlist the artifact by sha256"
+        )
+    })
+}
+
 fn unparsed_note(files: &[(String, String)]) -> Option<String> {
     let shown: Vec<String> = files.iter().map(|(p, e)| format!("{p}: {e}")).collect();
     files_note(&shown, |n, names| {

@@ -3900,9 +3900,9 @@ fn zip_file<'a, P: AsRef<str>>(
 /// allowed too (the `.pth` with the veto off; with it on, the veto reads
 /// its `os.environ`). Now the files over others' are inconclusive
 /// whatever detectors say, and the `.pth` is not allowed on scores alone.
-/// The same `pip.conf` in a zip pip does not install as a wheel, or in the
-/// package's own folder, and the CA bundle in certifi's own wheel, change
-/// nothing.
+/// The same `pip.conf` in the package's own folder, and the CA bundle in
+/// certifi's own wheel, change nothing; in a zip pip does not install as a
+/// wheel, it is a source package's file named as configuration.
 #[test]
 fn a_wheel_that_replaces_the_environment_s_files_is_not_cleared() {
     let c = Canary::new();
@@ -3968,8 +3968,25 @@ fn a_wheel_that_replaces_the_environment_s_files_is_not_cleared() {
         let review = r["policies"][0].get("review");
         assert_eq!(review.is_some(), reviewed, "{r:#}");
     }
+    // A zip pip does not install as a wheel is a source package to it:
+    // not a wheel's placement, but a file named as the environment's
+    // configuration, which its build could place there (session 43).
+    let p = is_number_wheel(
+        &c,
+        "planted.zip",
+        &[("is_number-7.0.0.data/data/pip.conf", conf)],
+    );
+    let (o, r) = scan(&p);
+    assert_reason(&o, &r, (2, "inconclusive"));
+    let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+    assert!(!note.contains("replaces"), "{note}");
+    assert!(
+        note.contains(
+            "is_number-7.0.0.data/data/pip.conf: an installer's or the environment's configuration"
+        ),
+        "{note}"
+    );
     for (name, member, data) in [
-        ("planted.zip", "is_number-7.0.0.data/data/pip.conf", conf),
         ("own-folder.whl", "is_number/pip.conf", conf),
         // certifi's own wheel installs its CA bundle.
         ("certifi-2026.1-py3-none-any.whl", "certifi/cacert.pem", pem),
@@ -4394,6 +4411,48 @@ fn placements_written_as_setuptools_reads_them_are_found() {
         };
         let named = format!("tinypkg-1.0/{named} {what}");
         assert!(note.contains(&named), "{named} in {note}");
+    }
+}
+
+/// A source package's build can place its files by a folder or a pattern
+/// no rule follows (flit's external-data, Hatch's shared-data, a glob among
+/// setuptools' data files), so a file named as one that runs at every
+/// start is reason enough (session 43: three such packages were allowed).
+/// Under thresholds that clear any score and no veto, a `.pth` with an
+/// import line is inconclusive, naming it; one of paths only, or one in
+/// the tests, is allowed.
+#[test]
+fn a_source_package_that_ships_a_startup_file_is_not_cleared() {
+    let c = Canary::new();
+    let lax = lax_config(&c);
+    let pyproject: &[u8] =
+        b"[project]\nname = \"tinypkg\"\nversion = \"1.0\"\n[tool.flit.external-data]\ndirectory = \"extra\"\n";
+    let pth = "tinypkg-1.0/extra/lib/python3.12/site-packages/tinypkg-init.pth";
+    for (name, path, body, named) in [
+        ("import.tar.gz", pth, &b"import tinypkg\n"[..], true),
+        ("paths.tar.gz", pth, b"../tinypkg\n", false),
+        (
+            "tests.tar.gz",
+            "tinypkg-1.0/tests/data/x.pth",
+            b"import tinypkg\n",
+            false,
+        ),
+    ] {
+        let p = tinypkg_sdist(
+            &c,
+            name,
+            "",
+            &[("tinypkg-1.0/pyproject.toml", pyproject), (path, body)],
+        );
+        let (o, r) = scan_path_json_under(&c, &lax, &p);
+        if !named {
+            assert_reason(&o, &r, (0, "precheck-harmless"));
+            continue;
+        }
+        assert_reason(&o, &r, (2, "inconclusive"));
+        let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+        let shown = format!("{path}: a .pth file whose import lines Python runs at every start");
+        assert!(note.contains(&shown), "{shown} in {note}");
     }
 }
 
