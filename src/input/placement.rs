@@ -543,6 +543,8 @@ const MANIFEST_COMMAND: &str =
     "declares a console script named as one of the environment's own commands (python, pip, activate)";
 const MANIFEST_STARTUP: &str = "names a .pth file or a sitecustomize or usercustomize module, which Python runs at every start";
 const MANIFEST_SYSTEM_COMMAND: &str = "declares a console script named as a command the system provides (sudo, ssh, git, a shell, ...), which would run in its place wherever the environment's commands come first on the PATH";
+const MANIFEST_SCRIPT_FILE: &str = "installs a script file named as one of the environment's own commands (python, pip, activate), which the build copies among them";
+const MANIFEST_SYSTEM_SCRIPT_FILE: &str = "installs a script file named as a command the system provides (sudo, ssh, git, a shell, ...), which would run in its place wherever the environment's commands come first on the PATH";
 const MANIFEST_ELSEWHERE: &str = "names a place where Jupyter, IPython or fish runs a file at every start (Python configuration in etc/jupyter or etc/ipython, fish's vendor_conf.d) or ipykernel's python3 kernelspec, where a data file installed there would go";
 
 /// The first line of a package manifest (`setup.py`, `setup.cfg` or
@@ -647,6 +649,11 @@ pub fn in_manifest(path: &str, data: &[u8]) -> Option<(usize, &'static str)> {
         r"\betc/(?:jupyter|ipython)\b.*\.py\b|\bvendor_conf\.d\b|\bkernels/python3\b",
         MANIFEST_ELSEWHERE,
     );
+    let written_files = if name == "setup.py" {
+        setup_py_script_files(data)
+    } else {
+        Vec::new()
+    };
     // Every script group's name holds `scripts`, as written; TOML can
     // also write it as an inline table, dotted keys or escapes, and
     // `setup.cfg` on one line, with commas or by interpolation, which the
@@ -665,10 +672,49 @@ pub fn in_manifest(path: &str, data: &[u8]) -> Option<(usize, &'static str)> {
     };
     let script = declared(environment_command).map(|n| (n, MANIFEST_COMMAND));
     let system = declared(system_command).map(|n| (n, MANIFEST_SYSTEM_COMMAND));
-    [named, startup, elsewhere, script, system]
+    // Script files the build copies among the commands under their own
+    // names (setuptools' `scripts`, Hatch's `shared-scripts`).
+    let files = || parsed.files.iter().chain(&written_files);
+    let copied = |counts: fn(&str) -> bool| files().find(|(n, _)| counts(n));
+    let file = copied(environment_command).map(|(_, at)| (at.line(data), MANIFEST_SCRIPT_FILE));
+    let system_file =
+        copied(system_command).map(|(_, at)| (at.line(data), MANIFEST_SYSTEM_SCRIPT_FILE));
+    [named, startup, elsewhere, script, system, file, system_file]
         .into_iter()
         .flatten()
         .min()
+}
+
+/// The script files a `setup.py` names in a literal `scripts=[…]` list,
+/// as (file name in lower case, its line): setuptools copies each among
+/// the environment's commands under its own name. A list the code builds
+/// is left to the models, which read `setup.py` as code.
+fn setup_py_script_files(data: &[u8]) -> Vec<(String, Written)> {
+    static LIST: OnceLock<Regex> = OnceLock::new();
+    static ITEM: OnceLock<Regex> = OnceLock::new();
+    if memchr::memmem::find(data, b"scripts").is_none() {
+        return Vec::new();
+    }
+    let list = LIST.get_or_init(|| build(r"\bscripts\s*=\s*[\[(](?P<items>[^\])]{0,4096})[\])]"));
+    let item = ITEM.get_or_init(|| build(r#"["'](?P<path>[^"'\n]+)["']"#));
+    let mut out = Vec::new();
+    for c in list.captures_iter(data).take(16) {
+        let Some(items) = c.name("items") else {
+            continue;
+        };
+        for i in item.captures_iter(items.as_bytes()) {
+            let path = String::from_utf8_lossy(&i["path"]).to_lowercase();
+            let name = path.rsplit('/').next().unwrap_or(&path).to_string();
+            let line = memchr::memchr_iter(
+                b'\n',
+                &data[..items.start() + i.get(0).map_or(0, |m| m.start())],
+            )
+            .count()
+                + 1;
+            out.push((name, Written::Line(line)));
+        }
+    }
+    out
 }
 
 /// The files a manifest at `path` makes its entry points, as paths
@@ -791,6 +837,9 @@ struct Reading {
     /// (script name in lower case, where) for each console or GUI script
     /// the parsed file declares.
     scripts: Vec<(String, Written)>,
+    /// (file name in lower case, where) for each script file the build
+    /// copies among the environment's commands under its own name.
+    files: Vec<(String, Written)>,
 }
 
 /// Where a value [`Reading`] found is written: a known line, or a key
@@ -830,6 +879,17 @@ fn cfg_reading(data: &[u8]) -> Reading {
             let text = format!("{} = {}", v.name, item.trim());
             out.texts.push((Written::Line(v.line), text.to_lowercase()));
         }
+        if v.section == "options" && v.key() == "scripts" {
+            for item in v
+                .value
+                .split(['\n', ','])
+                .map(str::trim)
+                .filter(|i| !i.is_empty())
+            {
+                let name = item.rsplit('/').next().unwrap_or(item).to_lowercase();
+                out.files.push((name, Written::Line(v.line)));
+            }
+        }
         let scripts: Vec<(String, String, usize)> = match (v.section.as_str(), v.key().as_str()) {
             ("options.entry_points", "console_scripts" | "gui_scripts") => v
                 .value
@@ -854,7 +914,8 @@ fn cfg_reading(data: &[u8]) -> Reading {
 }
 
 /// A parsed `pyproject.toml`: the script names of `[project.scripts]`,
-/// `[project.gui-scripts]` and `[tool.poetry.scripts]`, however written,
+/// `[project.gui-scripts]`, `[tool.poetry.scripts]` and setuptools'
+/// `[project.entry-points.console_scripts]`, however written,
 /// and each string as `key = value`, escapes read (an array's items after
 /// its key, whichever lines they are on). The text patterns of
 /// [`first_script_line`] read a header and `name = "module:function"`
@@ -868,24 +929,76 @@ fn cfg_reading(data: &[u8]) -> Reading {
 fn toml_reading(doc: &toml::Table) -> Reading {
     let project = doc.get("project");
     let poetry = doc.get("tool").and_then(|t| t.get("poetry"));
+    // setuptools also takes the groups under `entry-points` (or
+    // `entry_points`), where the standard forbids them and hatchling and
+    // flit refuse them: cachetools declaring `pip` so was allowed
+    // (session 43; setuptools 84 built the launcher).
+    let groups = ["entry-points", "entry_points"]
+        .into_iter()
+        .filter_map(|k| project.and_then(|p| p.get(k)))
+        .flat_map(|t| [t.get("console_scripts"), t.get("gui_scripts")]);
     let scripts = [
         project.and_then(|p| p.get("scripts")),
         project.and_then(|p| p.get("gui-scripts")),
         poetry.and_then(|p| p.get("scripts")),
     ]
     .into_iter()
+    .chain(groups)
     .flatten()
     .filter_map(toml::Value::as_table)
     .flat_map(|t| t.keys().map(|k| k.to_ascii_lowercase()))
     .map(|name| (name.clone(), Written::Key(name, 1)))
     .collect();
+    // setuptools' `script-files`; Hatch's `shared-scripts`, whose values
+    // are the names they get among the commands.
+    let tool = doc.get("tool");
+    let setuptools = tool.and_then(|t| t.get("setuptools"));
+    let hatch = tool
+        .and_then(|t| t.get("hatch"))
+        .and_then(|h| h.get("build"));
+    let mut files = Vec::new();
+    let mut name_of = |key: &str, path: &str| {
+        let lower = path.to_lowercase();
+        let name = lower.rsplit('/').next().unwrap_or(&lower).to_string();
+        files.push((name, Written::Key(key.to_string(), 1)));
+    };
+    for key in ["script-files", "script_files"] {
+        for path in setuptools
+            .and_then(|s| s.get(key))
+            .and_then(toml::Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(toml::Value::as_str)
+        {
+            name_of(key, path);
+        }
+    }
+    let wheel = hatch
+        .and_then(|b| b.get("targets"))
+        .and_then(|t| t.get("wheel"));
+    for table in [hatch, wheel]
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t.get("shared-scripts"))
+        .filter_map(toml::Value::as_table)
+    {
+        for (source, dest) in table {
+            if let Some(dest) = dest.as_str() {
+                name_of(&source.to_lowercase(), dest);
+            }
+        }
+    }
     let mut texts = Vec::new();
     toml_strings(doc, &mut |key, value| {
         let key = key.to_lowercase();
         let text = format!("{key} = {}", value.to_lowercase());
         texts.push((Written::Key(key, 1), text));
     });
-    Reading { texts, scripts }
+    Reading {
+        texts,
+        scripts,
+        files,
+    }
 }
 
 /// Calls `each(key, string)` for every string of a TOML table, in arrays
@@ -1267,6 +1380,47 @@ mod tests {
             ),
             (
                 "x-1/pyproject.toml",
+                "[project]\nname = \"x\"\n[project.entry-points.console_scripts]\npip = \"x:main\"\n",
+                4,
+                MANIFEST_COMMAND,
+            ),
+            (
+                "x-1/pyproject.toml",
+                "[project.entry_points.\"gui_scripts\"]\nbash = \"x:main\"\n",
+                2,
+                MANIFEST_SYSTEM_COMMAND,
+            ),
+            // Script files copied among the commands under their names:
+            // setuptools' `scripts` (each built by setuptools 84 into a
+            // wheel whose `.data/scripts/pip` replaces pip, and allowed
+            // with cachetools and flake8 before session 43) and Hatch's
+            // `shared-scripts`.
+            (
+                "x-1/pyproject.toml",
+                "[project]\nname = \"x\"\n[tool.setuptools]\nscript-files = [\"bin/x\", \"bin/pip\"]\n",
+                4,
+                MANIFEST_SCRIPT_FILE,
+            ),
+            (
+                "x-1/setup.cfg",
+                "[metadata]\nname = x\n[options]\nscripts =\n    bin/x\n    tools/Python3\n",
+                4,
+                MANIFEST_SCRIPT_FILE,
+            ),
+            (
+                "x-1/setup.py",
+                "from setuptools import setup\nsetup(\n    name='x',\n    scripts=[\n        'bin/x',\n        'bin/sudo',\n    ],\n)\n",
+                6,
+                MANIFEST_SYSTEM_SCRIPT_FILE,
+            ),
+            (
+                "x-1/pyproject.toml",
+                "[tool.hatch.build.targets.wheel.shared-scripts]\n\"tools/run.sh\" = \"ssh\"\n",
+                2,
+                MANIFEST_SYSTEM_SCRIPT_FILE,
+            ),
+            (
+                "x-1/pyproject.toml",
                 "[tool.setuptools.data-files]\n\"etc/jupyter\" = [\n    \"x/jupyter_server_config.py\",\n]\n",
                 2,
                 MANIFEST_ELSEWHERE,
@@ -1572,6 +1726,15 @@ mod tests {
             (
                 "x-1/setup.py",
                 "setup(entry_points={'console_scripts': ['x = x:a'], 'x.plugins': ['pip = x:plugin']})\n",
+            ),
+            // Script files of the package's own names.
+            (
+                "x-1/setup.py",
+                "setup(scripts=['bin/x-pip', 'bin/pythonista'], entry_points={'console_scripts': ['x = x:main']})\n",
+            ),
+            (
+                "x-1/pyproject.toml",
+                "[tool.setuptools]\nscript-files = [\"bin/x\"]\n[tool.hatch.build.targets.wheel.shared-scripts]\n\"bin/pip\" = \"x-pip\"\n",
             ),
             // A callable without its colon: pip refuses to install it.
             (
