@@ -419,10 +419,7 @@ pub fn requirement_files(path: &str, data: &[u8]) -> Vec<String> {
             let Some(doc) = toml_table(data) else {
                 return Vec::new();
             };
-            let dynamic = doc
-                .get("tool")
-                .and_then(|t| t.get("setuptools"))
-                .and_then(|s| s.get("dynamic"));
+            let dynamic = setuptools_dynamic(&doc);
             let mut specs: Vec<&toml::Value> = dynamic
                 .and_then(|d| d.get("dependencies"))
                 .into_iter()
@@ -433,24 +430,33 @@ pub fn requirement_files(path: &str, data: &[u8]) -> Vec<String> {
             {
                 specs.extend(extras.values());
             }
-            specs
-                .into_iter()
-                .filter_map(|spec| spec.get("file"))
-                .flat_map(|f| match f {
-                    toml::Value::String(one) => vec![one.clone()],
-                    toml::Value::Array(many) => many
-                        .iter()
-                        .filter_map(|v| v.as_str().map(str::to_string))
-                        .collect(),
-                    _ => Vec::new(),
-                })
-                .collect()
+            specs.into_iter().flat_map(dynamic_files).collect()
         }
         "setup.cfg" => setup_cfg_requirements(data)
             .iter()
             .filter_map(|v| v.strip_prefix("file:"))
             .flat_map(|files| files.split(',').map(|f| f.trim().to_string()))
             .filter(|f| !f.is_empty())
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// A `pyproject.toml`'s `[tool.setuptools.dynamic]` table.
+pub(super) fn setuptools_dynamic(doc: &toml::Table) -> Option<&toml::Value> {
+    doc.get("tool")
+        .and_then(|t| t.get("setuptools"))
+        .and_then(|s| s.get("dynamic"))
+}
+
+/// The files a `[tool.setuptools.dynamic]` field reads (`{ file = "a" }`
+/// or `{ file = ["a", "b"] }`).
+pub(super) fn dynamic_files(field: &toml::Value) -> Vec<String> {
+    match field.get("file") {
+        Some(toml::Value::String(one)) => vec![one.clone()],
+        Some(toml::Value::Array(many)) => many
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_string))
             .collect(),
         _ => Vec::new(),
     }

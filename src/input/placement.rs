@@ -747,21 +747,11 @@ pub fn entry_point_files(path: &str, data: &[u8]) -> Vec<String> {
             let Some(doc) = super::fetched::toml_table(data) else {
                 return Vec::new();
             };
-            let dynamic = doc
-                .get("tool")
-                .and_then(|t| t.get("setuptools"))
-                .and_then(|s| s.get("dynamic"));
+            let dynamic = super::fetched::setuptools_dynamic(&doc);
             ["entry-points", "entry_points"]
                 .into_iter()
-                .filter_map(|k| dynamic.and_then(|d| d.get(k)).and_then(|e| e.get("file")))
-                .flat_map(|f| match f {
-                    toml::Value::String(one) => vec![one.clone()],
-                    toml::Value::Array(many) => many
-                        .iter()
-                        .filter_map(|v| v.as_str().map(str::to_string))
-                        .collect(),
-                    _ => Vec::new(),
-                })
+                .filter_map(|k| dynamic.and_then(|d| d.get(k)))
+                .flat_map(super::fetched::dynamic_files)
                 .collect()
         }
         _ => Vec::new(),
