@@ -411,12 +411,29 @@ fn in_site_packages(p: &str, data: &[u8]) -> Option<Placement> {
 /// `.pth` in site-packages each of those ways were allowed by the shipped
 /// gate (session 43; built by flit_core, hatchling and setuptools 84 into
 /// wheels that install it there), so the name is reason enough.
+///
+/// The same holds for a file named as one of the environment's commands
+/// (`python`, `pip`, `conda`) or the system's (`sudo`, `ssh`, a shell):
+/// annotated-types mapping its `tools` folder into the commands with
+/// Hatch's `shared-scripts` (`"tools" = "."`) installed `tools/pip` over
+/// pip and was allowed (session 43; built by hatchling). Not the
+/// activation scripts (`activate`, `activate.fish`, …), which virtualenv
+/// ships as the templates it writes into new environments.
 pub fn startup_or_config_file(path: &str, data: &[u8]) -> Option<&'static str> {
     if super::unread::tests_or_docs(path) {
         return None;
     }
     let lower = path.to_ascii_lowercase();
     let name = lower.rsplit('/').next().unwrap_or(&lower);
+    let activation = name.starts_with("activate") || name.starts_with("deactivate");
+    if environment_command(name) && !activation {
+        return Some(
+            "one of the environment's own commands (python, pip, conda), once among its commands",
+        );
+    }
+    if system_command(name) {
+        return Some("a command the system provides (sudo, ssh, git, a shell, ...), once among the environment's commands");
+    }
     let module = lower
         .strip_suffix("/__init__.py")
         .or_else(|| lower.strip_suffix(".py"))
@@ -1509,6 +1526,10 @@ mod tests {
             ("x-1/PIP.INI", b""),
             ("x-1/env/pyvenv.cfg", b"home = /usr/bin\n"),
             ("x-1/.condarc", b"channels: [x]\n"),
+            ("x-1/tools/pip", b"#!/bin/sh\nexec python3 -m pip \"$@\"\n"),
+            ("x-1/bin/Python3.12", b""),
+            ("x-1/bin/sudo", b""),
+            ("x-1/scripts/ssh-keygen.exe", b"MZ"),
         ] {
             assert!(startup_or_config_file(path, data).is_some(), "{path}");
         }
@@ -1520,6 +1541,13 @@ mod tests {
             ("x-1/docs/pip.conf", b"[global]\n"),
             ("x-1/x/customize.py", b"import x\n"),
             ("x-1/conf/pip.conf.example", b"[global]\n"),
+            ("x-1/tests/fakessh/ssh", b"#!/usr/bin/env python\n"),
+            (
+                "x-1/src/x/activation/fish/activate.fish",
+                b"function deactivate\n",
+            ),
+            ("x-1/bin/pip-tools", b""),
+            ("x-1/x/pip.py", b""),
         ] {
             assert_eq!(startup_or_config_file(path, data), None, "{path}");
         }

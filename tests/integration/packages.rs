@@ -4419,8 +4419,9 @@ fn placements_written_as_setuptools_reads_them_are_found() {
 /// setuptools' data files), so a file named as one that runs at every
 /// start is reason enough (session 43: three such packages were allowed).
 /// Under thresholds that clear any score and no veto, a `.pth` with an
-/// import line is inconclusive, naming it; one of paths only, or one in
-/// the tests, is allowed.
+/// import line, or a script named `pip`, is inconclusive, naming it; a
+/// `.pth` of paths only, one in the tests, or a script of the package's
+/// own name is allowed.
 #[test]
 fn a_source_package_that_ships_a_startup_file_is_not_cleared() {
     let c = Canary::new();
@@ -4428,15 +4429,21 @@ fn a_source_package_that_ships_a_startup_file_is_not_cleared() {
     let pyproject: &[u8] =
         b"[project]\nname = \"tinypkg\"\nversion = \"1.0\"\n[tool.flit.external-data]\ndirectory = \"extra\"\n";
     let pth = "tinypkg-1.0/extra/lib/python3.12/site-packages/tinypkg-init.pth";
+    let runs = "a .pth file whose import lines Python runs at every start";
+    let command = "one of the environment's own commands (python, pip, conda)";
+    let script: &[u8] = b"#!/bin/sh\nexec pip3 \"$@\"\n";
     for (name, path, body, named) in [
-        ("import.tar.gz", pth, &b"import tinypkg\n"[..], true),
-        ("paths.tar.gz", pth, b"../tinypkg\n", false),
+        ("import.tar.gz", pth, &b"import tinypkg\n"[..], Some(runs)),
+        ("paths.tar.gz", pth, b"../tinypkg\n", None),
         (
             "tests.tar.gz",
             "tinypkg-1.0/tests/data/x.pth",
             b"import tinypkg\n",
-            false,
+            None,
         ),
+        // A folder Hatch's shared-scripts maps among the commands.
+        ("pip.tar.gz", "tinypkg-1.0/tools/pip", script, Some(command)),
+        ("own.tar.gz", "tinypkg-1.0/tools/tinypkg", script, None),
     ] {
         let p = tinypkg_sdist(
             &c,
@@ -4445,13 +4452,13 @@ fn a_source_package_that_ships_a_startup_file_is_not_cleared() {
             &[("tinypkg-1.0/pyproject.toml", pyproject), (path, body)],
         );
         let (o, r) = scan_path_json_under(&c, &lax, &p);
-        if !named {
+        let Some(what) = named else {
             assert_reason(&o, &r, (0, "precheck-harmless"));
             continue;
-        }
+        };
         assert_reason(&o, &r, (2, "inconclusive"));
         let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
-        let shown = format!("{path}: a .pth file whose import lines Python runs at every start");
+        let shown = format!("{path}: {what}");
         assert!(note.contains(&shown), "{shown} in {note}");
     }
 }
