@@ -897,19 +897,22 @@ fn cfg_reading(data: &[u8]) -> Reading {
                 out.files.push((name, Written::Line(v.line)));
             }
         }
-        let scripts: Vec<(String, String, usize)> = match (v.section.as_str(), v.key().as_str()) {
+        let scripts: Vec<(String, String)> = match (v.section.as_str(), v.key().as_str()) {
             ("options.entry_points", "console_scripts" | "gui_scripts") => v
                 .value
                 .split(['\n', ','])
                 .filter_map(|item| item.split_once('='))
-                .map(|(n, t)| (n.trim().to_lowercase(), t.trim().to_string(), 0))
+                .map(|(n, t)| (n.trim().to_lowercase(), t.trim().to_string()))
                 .collect(),
             ("options", "entry_points") if !v.value.trim_start().starts_with("file:") => {
                 ini_scripts(&v.value)
+                    .into_iter()
+                    .map(|(n, t, _)| (n, t))
+                    .collect()
             }
             _ => Vec::new(),
         };
-        for (name, target, _) in scripts {
+        for (name, target) in scripts {
             // pip installs no console script whose callable lacks its
             // colon ([`in_manifest`]).
             if target.contains(':') {

@@ -1126,15 +1126,10 @@ impl HiddenCode {
         if file_name(&m.path).0 == "binding.gyp" {
             self.hooks.push((m.path.clone(), "node-gyp rebuild".into()));
         }
-        // Where a member installs matters only when pip installs the
-        // package as a wheel; no other package pays for the look.
-        // A wheel's files go where its paths say ([`in_wheel`]); a package
-        // built from source puts them where its build's rules say.
-        if self.wheel.is_none() {
-            if let Some(what) = super::placement::startup_or_config_file(&m.path, &m.data) {
-                self.startup_files.push((m.path.clone(), what));
-            }
-        }
+        // Where a member installs: a wheel's files go where their paths
+        // say ([`in_wheel`]), and pip installs a package as a wheel by its
+        // file name alone; a package built from source puts them where
+        // its build's rules say, which a file's name alone may betray.
         if self.wheel.is_some() {
             if let Some(p) = super::placement::in_wheel(&m.path, &m.data) {
                 self.placed.push((m.path.clone(), p));
@@ -1142,6 +1137,8 @@ impl HiddenCode {
             if let Some((owner, what)) = super::placement::owner_of(&m.path) {
                 self.owned.push((m.path.clone(), owner, what));
             }
+        } else if let Some(what) = super::placement::startup_or_config_file(&m.path, &m.data) {
+            self.startup_files.push((m.path.clone(), what));
         }
         if let Some((line, what)) = super::placement::in_manifest(&m.path, &m.data) {
             self.declared.push((m.path.clone(), line, what));
