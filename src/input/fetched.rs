@@ -24,6 +24,7 @@ use std::sync::OnceLock;
 
 use regex::bytes::Regex;
 
+use super::code::Code;
 use super::render::file_name;
 
 /// `package.json` sections whose dependencies `npm install` of the package
@@ -87,7 +88,9 @@ fn is_own_manifest(path: &str) -> bool {
 /// A TOML file (`pyproject.toml`, `Cargo.toml`), parsed. A file this
 /// parser refuses names nothing to the rules that read it;
 /// [`unparsed_pyproject`] keeps the package's own `pyproject.toml` from
-/// being cleared then, as pip's parser may still read it.
+/// being cleared then, as pip's parser may still read it. The rules on a
+/// member reach it through [`Code::toml`], which parses a file once for
+/// all of them.
 pub(super) fn toml_table(data: &[u8]) -> Option<toml::Table> {
     toml::from_str(std::str::from_utf8(data).ok()?).ok()
 }
@@ -132,7 +135,7 @@ impl AsRead {
 
 /// [`AsRead`] for a `setup.cfg` or `pyproject.toml` (by file name); none
 /// for another file or one that does not parse.
-pub(super) fn manifest_as_read(path: &str, data: &[u8]) -> Option<AsRead> {
+pub(super) fn manifest_as_read(code: &Code) -> Option<AsRead> {
     let mut out = AsRead {
         text: Vec::new(),
         from: Vec::new(),
@@ -142,13 +145,13 @@ pub(super) fn manifest_as_read(path: &str, data: &[u8]) -> Option<AsRead> {
         out.text.push(b'\n');
         out.from.push(from);
     };
-    match file_name(path).0 {
+    match file_name(code.path).0 {
         "setup.cfg" => {
             let mut section = None;
-            for v in setup_cfg(data).values().values {
-                if section != Some(v.section.clone()) {
+            for v in &code.setup_cfg().values {
+                if section != Some(&v.section) {
                     line(format!("[{}]", v.section), (v.line, Vec::new()));
-                    section = Some(v.section.clone());
+                    section = Some(&v.section);
                 }
                 let mut lines = v.value.lines();
                 let first = lines.next().unwrap_or("");
@@ -159,8 +162,7 @@ pub(super) fn manifest_as_read(path: &str, data: &[u8]) -> Option<AsRead> {
             }
         }
         "pyproject.toml" => {
-            let doc = toml_table(data)?;
-            toml_lines(&doc, "", &mut |text, keys| line(text, (0, keys)));
+            toml_lines(code.toml()?, "", &mut |text, keys| line(text, (0, keys)));
         }
         _ => return None,
     }
@@ -272,28 +274,29 @@ pub(super) fn written_as_key(data: &[u8], name: &str) -> Option<usize> {
 /// in the file was allowed, its fetched dependency unseen (session 42). A
 /// file neither parser reads fails to install, so refusing it costs no
 /// working package.
-pub fn unparsed_pyproject(path: &str, data: &[u8]) -> Option<String> {
-    if file_name(path).0 != "pyproject.toml" || !is_own_manifest(path) {
+pub fn unparsed_pyproject(code: &Code) -> Option<String> {
+    if file_name(code.path).0 != "pyproject.toml"
+        || !is_own_manifest(code.path)
+        || code.toml().is_some()
+    {
         return None;
     }
-    let text = match std::str::from_utf8(data) {
+    let text = match std::str::from_utf8(code.data) {
         Ok(text) => text,
         Err(e) => return Some(format!("not UTF-8 ({e})")),
     };
+    // Parsed again for the message only where the parse failed.
     let e = toml::from_str::<toml::Table>(text).err()?;
     // The parser's message quotes the offending lines; its first line
     // says what failed.
     Some(e.message().lines().next().unwrap_or("not TOML").to_string())
 }
 
-/// The dependencies the manifest at `path` (`data`, and `json` when it is a
-/// parsed `package.json`) makes an install fetch from outside a registry,
-/// as `section.name = spec` or `name @ URL`.
-pub fn off_registry_dependencies(
-    path: &str,
-    data: &[u8],
-    json: Option<&serde_json::Value>,
-) -> Vec<String> {
+/// The dependencies the manifest `code` (and `json` when it is a parsed
+/// `package.json`) makes an install fetch from outside a registry, as
+/// `section.name = spec` or `name @ URL`.
+pub fn off_registry_dependencies(code: &Code, json: Option<&serde_json::Value>) -> Vec<String> {
+    let (path, data) = (code.path, code.data);
     if !is_own_manifest(path) {
         return Vec::new();
     }
@@ -314,8 +317,11 @@ pub fn off_registry_dependencies(
         texts.iter().flat_map(|t| references(t.as_ref())).collect()
     }
     match name {
-        "pyproject.toml" => named(pyproject_requirements(data)),
-        "setup.cfg" => named(setup_cfg_requirements(data)),
+        "pyproject.toml" => code
+            .toml()
+            .map(pyproject_requirements)
+            .map_or_else(Vec::new, named),
+        "setup.cfg" => named(setup_cfg_requirements(code.setup_cfg())),
         // Code: any line that is not a comment (a requirement list may be
         // built anywhere in it), as a requirements file is read.
         "setup.py" => direct_references_in(data),
@@ -343,10 +349,7 @@ fn requires_dist(data: &[u8]) -> Vec<&str> {
 /// (fetched to build an sdist), and Poetry's, which poetry-core makes the
 /// metadata's. Not `[dependency-groups]` or another tool's tables (hatch's
 /// environments), which an install of the package never reads.
-fn pyproject_requirements(data: &[u8]) -> Vec<String> {
-    let Some(doc) = toml_table(data) else {
-        return Vec::new();
-    };
+fn pyproject_requirements(doc: &toml::Table) -> Vec<String> {
     let strings = |v: Option<&toml::Value>| -> Vec<String> {
         v.and_then(toml::Value::as_array)
             .into_iter()
@@ -410,16 +413,16 @@ fn pyproject_requirements(data: &[u8]) -> Vec<String> {
 /// `install_requires = file: requirements.txt` in a `setup.cfg`). Their
 /// direct references count as the manifest's own
 /// ([`direct_references_in`]): an install reads them just the same.
-pub fn requirement_files(path: &str, data: &[u8]) -> Vec<String> {
-    if !is_own_manifest(path) {
+pub fn requirement_files(code: &Code) -> Vec<String> {
+    if !is_own_manifest(code.path) {
         return Vec::new();
     }
-    match file_name(path).0 {
+    match file_name(code.path).0 {
         "pyproject.toml" => {
-            let Some(doc) = toml_table(data) else {
+            let Some(doc) = code.toml() else {
                 return Vec::new();
             };
-            let dynamic = setuptools_dynamic(&doc);
+            let dynamic = setuptools_dynamic(doc);
             let mut specs: Vec<&toml::Value> = dynamic
                 .and_then(|d| d.get("dependencies"))
                 .into_iter()
@@ -432,7 +435,7 @@ pub fn requirement_files(path: &str, data: &[u8]) -> Vec<String> {
             }
             specs.into_iter().flat_map(dynamic_files).collect()
         }
-        "setup.cfg" => setup_cfg_requirements(data)
+        "setup.cfg" => setup_cfg_requirements(code.setup_cfg())
             .iter()
             .filter_map(|v| v.strip_prefix("file:"))
             .flat_map(|files| files.split(',').map(|f| f.trim().to_string()))
@@ -483,11 +486,9 @@ fn references(text: &str) -> Vec<String> {
 /// `install_requires` and `setup_requires` under `[options]`, and every
 /// extra under `[options.extras_require]`, as setuptools gets them from
 /// Python's `configparser` ([`setup_cfg`]).
-fn setup_cfg_requirements(data: &[u8]) -> Vec<String> {
-    setup_cfg(data)
-        .values()
-        .values
-        .into_iter()
+fn setup_cfg_requirements(cfg: &CfgValues) -> Vec<String> {
+    cfg.values
+        .iter()
         .filter(|v| match v.section.as_str() {
             "options" => matches!(v.key().as_str(), "install_requires" | "setup_requires"),
             "options.extras_require" => true,
@@ -740,11 +741,11 @@ fn interpolate(
 /// value the rules read as written may be a requirement or a command once
 /// setuptools reads it. Like a `pyproject.toml` this parser refuses
 /// ([`unparsed_pyproject`]), it keeps the package from being cleared.
-pub fn unparsed_setup_cfg(path: &str, data: &[u8]) -> Option<String> {
-    if file_name(path).0 != "setup.cfg" || !is_own_manifest(path) {
+pub fn unparsed_setup_cfg(code: &Code) -> Option<String> {
+    if file_name(code.path).0 != "setup.cfg" || !is_own_manifest(code.path) {
         return None;
     }
-    setup_cfg(data).values().cut.then(|| {
+    code.setup_cfg().cut.then(|| {
         "its interpolation goes past what this reader follows (100,000 replacements, 16 MiB or 100,000 values), where Python's configparser goes on".to_string()
     })
 }
@@ -756,7 +757,10 @@ mod tests {
     fn npm(deps: &str) -> Vec<String> {
         let text = format!("{{\"name\": \"x\", {deps}}}");
         let json: serde_json::Value = serde_json::from_str(&text).unwrap();
-        off_registry_dependencies("package/package.json", text.as_bytes(), Some(&json))
+        off_registry_dependencies(
+            &Code::new("package/package.json", text.as_bytes()),
+            Some(&json),
+        )
     }
 
     #[test]
@@ -811,7 +815,7 @@ mod tests {
             "package/node_modules/h/package.json",
         ] {
             assert!(
-                off_registry_dependencies(path, b"", Some(&json)).is_empty(),
+                off_registry_dependencies(&Code::new(path, b""), Some(&json)).is_empty(),
                 "{path}"
             );
         }
@@ -853,7 +857,7 @@ mod tests {
         ];
         for (path, text, want) in cases {
             assert_eq!(
-                off_registry_dependencies(path, text.as_bytes(), None),
+                off_registry_dependencies(&Code::new(path, text.as_bytes()), None),
                 [want],
                 "{path}"
             );
@@ -877,7 +881,8 @@ grouped = { git = "https://example.net/x/grouped.git" }
 [tool.poetry.group.dev.dependencies]
 devtool = { git = "https://example.net/x/devtool.git" }
 "#;
-        let found = off_registry_dependencies("p/pyproject.toml", text.as_bytes(), None);
+        let found =
+            off_registry_dependencies(&Code::new("p/pyproject.toml", text.as_bytes()), None);
         assert_eq!(
             found,
             [
@@ -899,7 +904,8 @@ devtool = { git = "https://example.net/x/devtool.git" }
     #[test]
     fn setup_cfg_is_read_as_configparser_reads_it() {
         let url = "helper @ https://h/helper-1.0-py3-none-any.whl";
-        let refs = |cfg: &str| off_registry_dependencies("p/setup.cfg", cfg.as_bytes(), None);
+        let refs =
+            |cfg: &str| off_registry_dependencies(&Code::new("p/setup.cfg", cfg.as_bytes()), None);
         for cfg in [
             format!("[options] ; see docs\ninstall_requires =\n    {url}\n"),
             "[options]\nbase = https://h\ninstall_requires =\n    helper @ %(base)s/helper-1.0-py3-none-any.whl\n".to_string(),
@@ -917,13 +923,17 @@ devtool = { git = "https://example.net/x/devtool.git" }
         // `%%` is a percent sign; a value indented no deeper than its key's
         // line is an option of its own, not a requirement.
         assert_eq!(
-            setup_cfg_requirements(b"[options]\ninstall_requires = a%%b\nsetup_requires = x\n"),
+            setup_cfg_requirements(
+                &setup_cfg(b"[options]\ninstall_requires = a%%b\nsetup_requires = x\n").values()
+            ),
             ["a%b", "x"]
         );
         let flat = format!("[options]\ninstall_requires =\n{url}\n");
         assert!(refs(&flat).is_empty(), "{:?}", refs(&flat));
         assert_eq!(
-            setup_cfg_requirements(b"[options]\ninstall_requires = %(nowhere)s\n"),
+            setup_cfg_requirements(
+                &setup_cfg(b"[options]\ninstall_requires = %(nowhere)s\n").values()
+            ),
             ["%(nowhere)s"]
         );
         // 40 names to a value, 10 levels: 40^10 replacements in Python.
@@ -932,34 +942,40 @@ devtool = { git = "https://example.net/x/devtool.git" }
             cfg += &format!("v{level} = {}\n", format!("%(v{})s", level - 1).repeat(40));
         }
         cfg += "[options]\ninstall_requires = %(v10)s\n";
-        assert_eq!(setup_cfg_requirements(cfg.as_bytes()), ["%(v10)s"]);
-        // Python would follow on: the package's own file is not cleared.
-        assert!(unparsed_setup_cfg("p/setup.cfg", cfg.as_bytes()).is_some());
         assert_eq!(
-            unparsed_setup_cfg("p/tests/setup.cfg", cfg.as_bytes()),
+            setup_cfg_requirements(&setup_cfg(cfg.as_bytes()).values()),
+            ["%(v10)s"]
+        );
+        // Python would follow on: the package's own file is not cleared.
+        assert!(unparsed_setup_cfg(&Code::new("p/setup.cfg", cfg.as_bytes())).is_some());
+        assert_eq!(
+            unparsed_setup_cfg(&Code::new("p/tests/setup.cfg", cfg.as_bytes())),
             None
         );
         // Where configparser fails, nothing is left to follow.
         let fails = b"[options]\ninstall_requires = %(nowhere)s\n";
-        assert_eq!(unparsed_setup_cfg("p/setup.cfg", fails), None);
+        assert_eq!(unparsed_setup_cfg(&Code::new("p/setup.cfg", fails)), None);
         // A `[DEFAULT]` of 1,000 options under 200 sections: 200,000
         // values, past the bound.
         let mut wide = String::from("[DEFAULT]\n");
         (0..1000).for_each(|i| wide += &format!("d{i} = x\n"));
         (0..200).for_each(|i| wide += &format!("[s{i}]\n"));
-        assert!(unparsed_setup_cfg("p/setup.cfg", wide.as_bytes()).is_some());
+        assert!(unparsed_setup_cfg(&Code::new("p/setup.cfg", wide.as_bytes())).is_some());
         let narrow = wide
             .replace("[s1]\n", "")
             .split("[s2]")
             .next()
             .unwrap()
             .to_string();
-        assert_eq!(unparsed_setup_cfg("p/setup.cfg", narrow.as_bytes()), None);
         assert_eq!(
-            requirement_files(
+            unparsed_setup_cfg(&Code::new("p/setup.cfg", narrow.as_bytes())),
+            None
+        );
+        assert_eq!(
+            requirement_files(&Code::new(
                 "p/setup.cfg",
                 b"[DEFAULT]\nreq = requirements.txt\n[options]\ninstall_requires = file: %(req)s\n"
-            ),
+            )),
             ["requirements.txt"]
         );
     }
@@ -968,17 +984,23 @@ devtool = { git = "https://example.net/x/devtool.git" }
     fn requirement_files_a_manifest_names_are_found() {
         let pyproject = "[project]\ndynamic = [\"dependencies\"]\n[tool.setuptools.dynamic]\ndependencies = { file = [\"requirements.txt\", \"req/extra.in\"] }\noptional-dependencies.fast = { file = \"fast.txt\" }\n";
         assert_eq!(
-            requirement_files("p/pyproject.toml", pyproject.as_bytes()),
+            requirement_files(&Code::new("p/pyproject.toml", pyproject.as_bytes())),
             ["requirements.txt", "req/extra.in", "fast.txt"]
         );
         let cfg = "[options]\ninstall_requires = file: requirements.txt, more.txt\n[options.extras_require]\nfast = file: fast.txt\n";
         assert_eq!(
-            requirement_files("p/setup.cfg", cfg.as_bytes()),
+            requirement_files(&Code::new("p/setup.cfg", cfg.as_bytes())),
             ["requirements.txt", "more.txt", "fast.txt"]
         );
         // Not a test fixture's manifest, nor one naming no file.
-        assert!(requirement_files("p/tests/pyproject.toml", pyproject.as_bytes()).is_empty());
-        assert!(requirement_files("p/pyproject.toml", b"[project]\nname = \"p\"\n").is_empty());
+        assert!(
+            requirement_files(&Code::new("p/tests/pyproject.toml", pyproject.as_bytes()))
+                .is_empty()
+        );
+        assert!(
+            requirement_files(&Code::new("p/pyproject.toml", b"[project]\nname = \"p\"\n"))
+                .is_empty()
+        );
         assert_eq!(
             direct_references_in(
                 b"# helper @ https://h/x.whl\nrequests>=2\nhelper @ https://h/helper.whl\n"
@@ -990,23 +1012,35 @@ devtool = { git = "https://example.net/x/devtool.git" }
     #[test]
     fn python_requirements_from_an_index_and_other_files_do_not_count() {
         let ordinary = "[project]\ndependencies = [\"requests>=2\", \"tomli; python_version < '3.11'\"]\nurls = { Home = \"https://example.net\" }\nauthors = [{ email = \"me@example.net\" }]\n";
-        assert!(
-            off_registry_dependencies("p/pyproject.toml", ordinary.as_bytes(), None).is_empty()
-        );
+        assert!(off_registry_dependencies(
+            &Code::new("p/pyproject.toml", ordinary.as_bytes()),
+            None
+        )
+        .is_empty());
         // Groups and a tool's environments are not installed with the
         // package (black's `diff-shades` group, soupsieve's hatch docs
         // environment).
         let dev = "[dependency-groups]\ndiff = [\"diff-shades @ https://h/stable.zip\"]\n[tool.hatch.envs.docs]\ndependencies = [\"theme @ git+https://h/theme.git\"]\n";
-        assert!(off_registry_dependencies("p/pyproject.toml", dev.as_bytes(), None).is_empty());
-        let cfg = "[options.extras_require]\n[testenv]\ndeps = helper @ https://h/helper.whl\n";
-        assert!(off_registry_dependencies("p/setup.cfg", cfg.as_bytes(), None).is_empty());
-        let commented = "# helper @ https://h/helper.whl\n";
         assert!(
-            off_registry_dependencies("p/pyproject.toml", commented.as_bytes(), None).is_empty()
+            off_registry_dependencies(&Code::new("p/pyproject.toml", dev.as_bytes()), None)
+                .is_empty()
         );
+        let cfg = "[options.extras_require]\n[testenv]\ndeps = helper @ https://h/helper.whl\n";
+        assert!(
+            off_registry_dependencies(&Code::new("p/setup.cfg", cfg.as_bytes()), None).is_empty()
+        );
+        let commented = "# helper @ https://h/helper.whl\n";
+        assert!(off_registry_dependencies(
+            &Code::new("p/pyproject.toml", commented.as_bytes()),
+            None
+        )
+        .is_empty());
         // Only `Requires-Dist` lines of metadata; not a description naming one.
         let described = "Description: install helper @ https://h/helper.whl by hand\n";
-        assert!(off_registry_dependencies("p/PKG-INFO", described.as_bytes(), None).is_empty());
+        assert!(
+            off_registry_dependencies(&Code::new("p/PKG-INFO", described.as_bytes()), None)
+                .is_empty()
+        );
         // Other files, and manifests of tests.
         let dep = "helper @ https://h/helper.whl\n";
         for path in [
@@ -1015,7 +1049,7 @@ devtool = { git = "https://example.net/x/devtool.git" }
             "p/src/pkg/setup.py",
         ] {
             assert!(
-                off_registry_dependencies(path, dep.as_bytes(), None).is_empty(),
+                off_registry_dependencies(&Code::new(path, dep.as_bytes()), None).is_empty(),
                 "{path}"
             );
         }

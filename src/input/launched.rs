@@ -54,6 +54,7 @@
 //! This module only reads text: it never resolves a path on disk, and never
 //! runs anything.
 
+use super::code::Code;
 use super::render::{build_script, extension, file_name, Build};
 
 /// A call whose argument names a file that runs.
@@ -203,14 +204,15 @@ const MAX_BUILD_PATHS: usize = 1024;
 /// Paths are taken from the script's folder and from the package's root.
 /// A path built from any other variable is not followed; the lines that
 /// build it are what the veto and the other rules read.
-pub fn run_by_build(path: &str, data: &[u8]) -> Vec<String> {
+pub fn run_by_build(code: &Code) -> Vec<String> {
+    let (path, data) = (code.path, code.data);
     let lower = file_name(path).1;
     let found = match build_script(&lower) {
         Some(Build::CMake) => cmake_paths(data),
         Some(Build::Meson) => meson_subdirs(data),
         Some(Build::Make) => make_includes(data),
         Some(Build::Gyp) => gyp_includes(data),
-        None if lower == "pyproject.toml" => scikit_build_source(data),
+        None if lower == "pyproject.toml" => scikit_build_source(code),
         Some(Build::SCons) | None => return Vec::new(),
     };
     resolve_each(path, found)
@@ -436,15 +438,10 @@ fn meson_subdirs(data: &[u8]) -> Vec<(bool, String)> {
 }
 
 /// The CMake script scikit-build-core builds when a `pyproject.toml`
-/// (`data`) names a folder for it (`[tool.scikit-build]
+/// (`code`) names a folder for it (`[tool.scikit-build]
 /// cmake.source-dir = "DIR"`): (false, `DIR/CMakeLists.txt`).
-fn scikit_build_source(data: &[u8]) -> Vec<(bool, String)> {
-    // Most pyproject files never name it; they are not parsed again.
-    if memchr::memmem::find(data, b"source-dir").is_none() {
-        return Vec::new();
-    }
-    let table = super::fetched::toml_table(data);
-    let dir = table.as_ref().and_then(|t| {
+fn scikit_build_source(code: &Code) -> Vec<(bool, String)> {
+    let dir = code.toml().and_then(|t| {
         t.get("tool")?
             .get("scikit-build")?
             .get("cmake")?
@@ -1086,7 +1083,7 @@ mod tests {
     }
 
     fn built(path: &str, script: &str) -> Vec<String> {
-        run_by_build(path, script.as_bytes())
+        run_by_build(&Code::new(path, script.as_bytes()))
     }
 
     /// What each build language runs by path, from the script's folder and

@@ -36,6 +36,9 @@ use std::sync::OnceLock;
 
 use regex::bytes::Regex;
 
+use super::code::Code;
+use super::fetched::CfgValues;
+
 /// What installing one member of a wheel does besides adding a file of the
 /// package's own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -587,10 +590,11 @@ const MANIFEST_ELSEWHERE: &str = "names a place where Jupyter, IPython or fish r
 /// name an sdist installs under is in its metadata, which the file's or its
 /// folder's name (`pip-26.3/`) may contradict, and a wheel, whose name pip
 /// checks against its `.dist-info`, is the place for pip's exemption.
-pub fn in_manifest(path: &str, data: &[u8]) -> Option<(usize, &'static str)> {
+pub fn in_manifest(code: &Code) -> Option<(usize, &'static str)> {
     static CONFIG: OnceLock<Regex> = OnceLock::new();
     static STARTUP: OnceLock<Regex> = OnceLock::new();
     static ELSEWHERE: OnceLock<Regex> = OnceLock::new();
+    let (path, data) = (code.path, code.data);
     let name = path.rsplit('/').next().unwrap_or(path);
     if !matches!(name, "setup.py" | "setup.cfg" | "pyproject.toml") {
         return None;
@@ -599,10 +603,8 @@ pub fn in_manifest(path: &str, data: &[u8]) -> Option<(usize, &'static str)> {
     // (interpolated `setup.cfg` values, TOML escapes), as lines of its
     // own with the line to name, and the scripts the parsed file declares.
     let parsed = match name {
-        "setup.cfg" => cfg_reading(data),
-        "pyproject.toml" => super::fetched::toml_table(data)
-            .map(|doc| toml_reading(&doc))
-            .unwrap_or_default(),
+        "setup.cfg" => cfg_reading(code.setup_cfg()),
+        "pyproject.toml" => code.toml().map(toml_reading).unwrap_or_default(),
         _ => Reading::default(),
     };
     // Names compared without case, as a case-insensitive disk does. Most
@@ -742,7 +744,7 @@ fn setup_py_script_files(data: &[u8]) -> Vec<(String, Written)> {
 /// its `[console_scripts]` become commands as the manifest's own would;
 /// flake8 declaring `pip` in one was allowed by the shipped gate, from
 /// either manifest (session 43). [`in_entry_point_file`] reads them.
-pub fn entry_point_files(path: &str, data: &[u8]) -> Vec<String> {
+pub fn entry_point_files(code: &Code) -> Vec<String> {
     let list = |files: &str| -> Vec<String> {
         files
             .split(',')
@@ -751,20 +753,20 @@ pub fn entry_point_files(path: &str, data: &[u8]) -> Vec<String> {
             .map(str::to_string)
             .collect()
     };
-    match path.rsplit('/').next().unwrap_or(path) {
-        "setup.cfg" => super::fetched::setup_cfg(data)
-            .values()
+    match code.path.rsplit('/').next().unwrap_or(code.path) {
+        "setup.cfg" => code
+            .setup_cfg()
             .values
-            .into_iter()
+            .iter()
             .filter(|v| v.section == "options" && v.key() == "entry_points")
             .filter_map(|v| v.value.trim_start().strip_prefix("file:").map(list))
             .flatten()
             .collect(),
         "pyproject.toml" => {
-            let Some(doc) = super::fetched::toml_table(data) else {
+            let Some(doc) = code.toml() else {
                 return Vec::new();
             };
-            let dynamic = super::fetched::setuptools_dynamic(&doc);
+            let dynamic = super::fetched::setuptools_dynamic(doc);
             ["entry-points", "entry_points"]
                 .into_iter()
                 .filter_map(|k| dynamic.and_then(|d| d.get(k)))
@@ -879,9 +881,9 @@ impl Written {
 /// `pip` or `sudo`, or mapping `hook.p%(t)sh` into site-packages, was
 /// allowed by the shipped gate (session 43; each built by setuptools 84
 /// into a wheel that installs it).
-fn cfg_reading(data: &[u8]) -> Reading {
+fn cfg_reading(cfg: &CfgValues) -> Reading {
     let mut out = Reading::default();
-    for v in super::fetched::setup_cfg(data).values().values {
+    for v in &cfg.values {
         for item in v.value.lines() {
             let text = format!("{} = {}", v.name, item.trim());
             out.texts.push((Written::Line(v.line), text.to_lowercase()));
@@ -1503,7 +1505,7 @@ mod tests {
                 MANIFEST_COMMAND,
             ),
         ] {
-            assert_eq!(in_manifest(path, text.as_bytes()), Some((line, what)), "{path}: {text}");
+            assert_eq!(in_manifest(&Code::new(path, text.as_bytes())), Some((line, what)), "{path}: {text}");
         }
     }
 
@@ -1562,31 +1564,28 @@ mod tests {
     #[test]
     fn entry_point_files_are_named_and_read() {
         assert_eq!(
-            entry_point_files(
+            entry_point_files(&Code::new(
                 "x-1/setup.cfg",
                 b"[options]\nentry_points = file: a.cfg, sub/b.ini\n"
-            ),
+            )),
             ["a.cfg", "sub/b.ini"]
         );
         assert_eq!(
-            entry_point_files(
+            entry_point_files(&Code::new(
                 "x-1/setup.cfg",
                 b"[options]\nf = ep.ini\nentry_points = file: %(f)s\n"
-            ),
+            )),
             ["ep.ini"]
         );
         assert_eq!(
-            entry_point_files(
-                "x-1/pyproject.toml",
-                b"[project]\ndynamic = [\"scripts\"]\n[tool.setuptools.dynamic]\nentry-points = { file = [\"entry-points.ini\"] }\n"
-            ),
+            entry_point_files(&Code::new("x-1/pyproject.toml", b"[project]\ndynamic = [\"scripts\"]\n[tool.setuptools.dynamic]\nentry-points = { file = [\"entry-points.ini\"] }\n")),
             ["entry-points.ini"]
         );
         assert_eq!(
-            entry_point_files(
+            entry_point_files(&Code::new(
                 "x-1/pyproject.toml",
                 b"[tool.setuptools.dynamic]\nentry-points.file = \"ep.txt\"\n"
-            ),
+            )),
             ["ep.txt"]
         );
         for (path, text) in [
@@ -1605,7 +1604,7 @@ mod tests {
             ("x-1/setup.py", "entry_points = 'file: ep.cfg'\n"),
         ] {
             assert!(
-                entry_point_files(path, text.as_bytes()).is_empty(),
+                entry_point_files(&Code::new(path, text.as_bytes())).is_empty(),
                 "{text}"
             );
         }
@@ -1794,7 +1793,7 @@ mod tests {
             ("x-1/README.md", "Put this in pip.conf; or run `pip = x:main`.\n"),
             ("x-1/x/cli.py", "CONFIG = 'pip.conf'\n"),
         ] {
-            assert_eq!(in_manifest(path, text.as_bytes()), None, "{path}: {text}");
+            assert_eq!(in_manifest(&Code::new(path, text.as_bytes())), None, "{path}: {text}");
         }
     }
 

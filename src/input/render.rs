@@ -1087,12 +1087,16 @@ impl HiddenCode {
             }
             None => None,
         };
-        let unparsed = super::fetched::unparsed_pyproject(&m.path, &m.data)
-            .or_else(|| super::fetched::unparsed_setup_cfg(&m.path, &m.data));
+        // Every rule below reads the member through `code`, which parses
+        // a manifest once for all of them. Its bytes are the member's own
+        // but for JavaScript's spacing, and no manifest or build script is
+        // JavaScript.
+        let code = super::code::Code::new(&m.path, text);
+        let unparsed = super::fetched::unparsed_pyproject(&code)
+            .or_else(|| super::fetched::unparsed_setup_cfg(&code));
         if let Some(e) = unparsed {
             self.unparsed.push((m.path.clone(), e));
         }
-        let code = super::code::Code::new(&m.path, text);
         if let Some(json) = &json {
             let targets = node_entry_targets(&m.path, json);
             for target in node_entry_points(&targets) {
@@ -1111,14 +1115,14 @@ impl HiddenCode {
                 self.bin_dirs.push((m.path.clone(), dir));
             }
         }
-        for dep in super::fetched::off_registry_dependencies(&m.path, &m.data, json.as_ref()) {
+        for dep in super::fetched::off_registry_dependencies(&code, json.as_ref()) {
             self.fetched.push((m.path.clone(), dep));
         }
         let dir = m.path.rsplit_once('/').map_or("", |(d, _)| d);
-        for file in super::fetched::requirement_files(&m.path, &m.data) {
+        for file in super::fetched::requirement_files(&code) {
             self.requirement_files.extend(resolve_from(dir, &file));
         }
-        for file in super::placement::entry_point_files(&m.path, &m.data) {
+        for file in super::placement::entry_point_files(&code) {
             self.entry_point_files.extend(resolve_from(dir, &file));
         }
         // npm's default install script for a package with a binding.gyp,
@@ -1140,7 +1144,7 @@ impl HiddenCode {
         } else if let Some(what) = super::placement::startup_or_config_file(&m.path, &m.data) {
             self.startup_files.push((m.path.clone(), what));
         }
-        if let Some((line, what)) = super::placement::in_manifest(&m.path, &m.data) {
+        if let Some((line, what)) = super::placement::in_manifest(&code) {
             self.declared.push((m.path.clone(), line, what));
         }
         for target in launched_but_read_inert(&m.path, text) {
@@ -1154,7 +1158,7 @@ impl HiddenCode {
         if file_name(&m.path).0 == "package.json" && npm_reads(&m.path) {
             self.npm = true;
         }
-        let (included, test_builds) = build_runs(&m.path, &m.data);
+        let (included, test_builds) = build_runs(&code);
         for target in included {
             self.required.push((m.path.clone(), target));
         }
@@ -1850,8 +1854,9 @@ fn launched_but_read_inert(path: &str, data: &[u8]) -> Vec<String> {
 /// (`sources=['tests/data/speed.c']`;
 /// [`super::launched::compiled_sources`]; a `*` or `?` in one is matched
 /// against the members later, [`HiddenCode::test_builds_note`]).
-fn build_runs(path: &str, data: &[u8]) -> (Vec<String>, Vec<String>) {
-    let (included, code): (Vec<String>, Vec<String>) = super::launched::run_by_build(path, data)
+fn build_runs(file: &super::code::Code) -> (Vec<String>, Vec<String>) {
+    let path = file.path;
+    let (included, code): (Vec<String>, Vec<String>) = super::launched::run_by_build(file)
         .into_iter()
         .partition(|t| is_inert(t));
     // A test tree's script that runs another adds nothing: it runs only if
@@ -1863,7 +1868,7 @@ fn build_runs(path: &str, data: &[u8]) -> (Vec<String>, Vec<String>) {
         .into_iter()
         .filter(|t| in_test_tree(t) && is_build_script(&file_name(t).1))
         .collect();
-    let compiled = super::launched::compiled_sources(path, data);
+    let compiled = super::launched::compiled_sources(path, file.data);
     tests.extend(compiled.into_iter().filter(|t| in_test_tree(t)));
     (included, tests)
 }

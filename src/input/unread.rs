@@ -530,12 +530,13 @@ fn manifest_opening(code: &Code) -> Option<usize> {
     if code.path.matches('/').count() > 1 {
         return None;
     }
-    if let Some(at) = opening_at(code.data) {
+    let written = [opening_at(code.data), backend_in_tests_or_docs(code)];
+    if let Some(at) = written.into_iter().flatten().min() {
         return Some(code.line_of(at));
     }
     // The manifest as its installer reads it: interpolated, or TOML's
     // escapes and tables read ([`super::fetched::manifest_as_read`]).
-    let read = super::fetched::manifest_as_read(code.path, code.data)?;
+    let read = super::fetched::manifest_as_read(code)?;
     opening_at(&read.text).map(|at| read.line_in(code.data, at))
 }
 
@@ -569,7 +570,6 @@ fn opening_at(data: &[u8]) -> Option<usize> {
         )
     });
     let hook_at = hook.find(data).map(|m| m.start());
-    let backend_at = backend_in_tests_or_docs(data);
     // An entry point whose object is in the tests or docs
     // (`x = "pkg.tests.helpers:main"`): pip's launcher for a console
     // script imports it, as the program whose plugin it is does. Only
@@ -623,7 +623,6 @@ fn opening_at(data: &[u8]) -> Option<usize> {
         attr_at,
         cmdclass_at,
         hook_at,
-        backend_at,
         entry_at,
         source_folder_in_tests_or_docs(data),
     ]
@@ -915,15 +914,15 @@ fn jupyter_opening(code: &Code) -> Option<usize> {
     named.find(code.data).map(|m| code.line_of(m.start()))
 }
 
-/// Where a `pyproject.toml` (`data`) makes pip import its build backend
-/// from the tests or docs: the offset of `backend-path`. pip puts each
-/// `backend-path` folder on the import path and imports the backend to
-/// build the package.
-fn backend_in_tests_or_docs(data: &[u8]) -> Option<usize> {
-    // Most pyproject files name none; they are not parsed again.
-    let at = memchr::memmem::find(data, b"backend-path")?;
-    let table = super::fetched::toml_table(data)?;
-    let system = table.get("build-system")?;
+/// Where a `pyproject.toml` (`code`) makes pip import its build backend
+/// from the tests or docs: the offset of `backend-path`, or where the key
+/// is written otherwise (escaped), of `build-system` (or 0). pip puts each `backend-path` folder on the
+/// import path and imports the backend to build the package.
+fn backend_in_tests_or_docs(code: &Code) -> Option<usize> {
+    if file_name(code.path).1 != "pyproject.toml" {
+        return None;
+    }
+    let system = code.toml()?.get("build-system")?;
     let backend = system.get("build-backend")?.as_str()?;
     let module = backend.split(':').next()?.trim().replace('.', "/");
     let opens = system
@@ -936,7 +935,12 @@ fn backend_in_tests_or_docs(data: &[u8]) -> Option<usize> {
             // From the root: `./tests` is `tests`.
             super::render::resolve_from("", &file).is_some_and(|f| tests_or_docs(&f))
         });
-    opens.then_some(at)
+    let at = |key: &[u8]| memchr::memmem::find(code.data, key);
+    opens.then(|| {
+        at(b"backend-path")
+            .or_else(|| at(b"build-system"))
+            .unwrap_or(0)
+    })
 }
 
 /// `torch.load(…, weights_only=True)` reads tensors only.
@@ -2192,6 +2196,14 @@ g()
                 Some(7),
                 "{t}"
             );
+        }
+        // The key escaped, or dotted from the root: the parsed file is read,
+        // and the table's header named where the key is not written so.
+        for (text, line) in [
+            ("[project]\nname = \"x\"\n[build-system]\nbuild-backend = \"helper\"\n\"backend\\u002dpath\" = [\"tests\"]\n", 3),
+            ("build-system.build-backend = \"helper\"\nbuild-system.backend-path = [\"tests\"]\n", 2),
+        ] {
+            assert_eq!(first_opening("pkg/pyproject.toml", text.as_bytes()), Some(line), "{text}");
         }
         for (path, backend, paths) in [
             ("pkg/pyproject.toml", "helper", "[\"_build\"]"),
