@@ -403,7 +403,7 @@ fn in_site_packages(p: &str, data: &[u8]) -> Option<Placement> {
 
 /// What a file of a package pip builds from source (an sdist, a source
 /// folder) would be if its build installed it where its name takes
-/// effect, outside test and documentation trees: a `.pth` file with an
+/// effect, wherever it lies in the package: a `.pth` file with an
 /// import line, `sitecustomize` or `usercustomize` (Python runs them at
 /// every start from site-packages), or an installer's or environment's
 /// configuration (in the environment's folder). [`in_manifest`] reads the
@@ -415,6 +415,18 @@ fn in_site_packages(p: &str, data: &[u8]) -> Option<Placement> {
 /// gate (session 43; built by flit_core, hatchling and setuptools 84 into
 /// wheels that install it there), so the name is reason enough.
 ///
+/// Test and documentation trees count too: a data mapping places their
+/// files as readily (`tests/extra` as flit's `external-data` folder or
+/// Hatch's `shared-data` source, `tests/extra/*` among setuptools' data
+/// files or in `setup.cfg`), and the readers take a test tree's files for
+/// data. Those four, each with a `.pth` whose import line pipes `curl`
+/// into `sh`, were allowed by the shipped gate (session 44; built by
+/// flit_core, hatchling and setuptools 84 into wheels that install the
+/// `.pth` in site-packages). Of the 383 real sdists and their upgrades,
+/// four ship such a file in a test tree (django's `tests/sitecustomize.py`,
+/// jedi's and astroid's test `.pth` files, pexpect's `tests/fakessh/ssh`),
+/// all four left to detectors already for other reasons.
+///
 /// The same holds for a file named as one of the environment's commands
 /// (`python`, `pip`, `conda`) or the system's (`sudo`, `ssh`, a shell):
 /// annotated-types mapping its `tools` folder into the commands with
@@ -423,9 +435,6 @@ fn in_site_packages(p: &str, data: &[u8]) -> Option<Placement> {
 /// activation scripts (`activate`, `activate.fish`, …), which virtualenv
 /// ships as the templates it writes into new environments.
 pub fn startup_or_config_file(path: &str, data: &[u8]) -> Option<&'static str> {
-    if super::unread::tests_or_docs(path) {
-        return None;
-    }
     let lower = path.to_ascii_lowercase();
     let name = lower.rsplit('/').next().unwrap_or(&lower);
     let activation = name.starts_with("activate") || name.starts_with("deactivate");
@@ -1535,18 +1544,21 @@ mod tests {
             ("x-1/bin/Python3.12", b""),
             ("x-1/bin/sudo", b""),
             ("x-1/scripts/ssh-keygen.exe", b"MZ"),
+            // In a test or docs tree, which a data mapping places as
+            // readily (session 44).
+            ("x-1/tests/sitecustomize.py", b"import x\n"),
+            ("x-1/test/examples/import_smth.pth", b"import smth\n"),
+            ("x-1/docs/pip.conf", b"[global]\n"),
+            ("x-1/tests/fakessh/ssh", b"#!/usr/bin/env python\n"),
         ] {
             assert!(startup_or_config_file(path, data).is_some(), "{path}");
         }
         for (path, data) in [
             ("x-1/distutils-precedence.pth", &b"src\n../lib\n"[..]),
             ("x-1/models/resnet.pth", b"PK\x03\x04\x00import x"),
-            ("x-1/tests/sitecustomize.py", b"import x\n"),
-            ("x-1/test/examples/import_smth.pth", b"import smth\n"),
-            ("x-1/docs/pip.conf", b"[global]\n"),
+            ("x-1/tests/data/paths.pth", b"../src\n"),
             ("x-1/x/customize.py", b"import x\n"),
             ("x-1/conf/pip.conf.example", b"[global]\n"),
-            ("x-1/tests/fakessh/ssh", b"#!/usr/bin/env python\n"),
             (
                 "x-1/src/x/activation/fish/activate.fish",
                 b"function deactivate\n",

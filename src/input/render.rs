@@ -1807,7 +1807,7 @@ fn startup_files_note(files: &[(String, &str)]) -> Option<String> {
         .collect();
     files_note(&shown, |n, names| {
         format!(
-            "{n} file(s) of this package would run by themselves, configure the environment or replace a command if its build installed them where their names take effect ({names}): a build can place a source package's files by a folder or a pattern that no rule follows (flit's external-data, Hatch's shared-data and shared-scripts, a glob among setuptools' data files), and no package needs to ship such a file; the pre-check alone does not allow it: left to detectors, or review it and allowlist the artifact by sha256"
+            "{n} file(s) of this package would run by themselves, configure the environment or replace a command if its build installed them where their names take effect ({names}): a build can place any of a source package's files, its tests' and docs' too, by a folder or a pattern that no rule follows (flit's external-data, Hatch's shared-data and shared-scripts, a glob among setuptools' data files), and no package needs to install such a file; the pre-check alone does not allow it: left to detectors, or review it and allowlist the artifact by sha256"
         )
     })
 }

@@ -4419,9 +4419,10 @@ fn placements_written_as_setuptools_reads_them_are_found() {
 /// setuptools' data files), so a file named as one that runs at every
 /// start is reason enough (session 43: three such packages were allowed).
 /// Under thresholds that clear any score and no veto, a `.pth` with an
-/// import line, or a script named `pip`, is inconclusive, naming it; a
-/// `.pth` of paths only, one in the tests, or a script of the package's
-/// own name is allowed.
+/// import line, or a script named `pip`, is inconclusive, naming it, in
+/// the test tree too (session 44: a data mapping places it as readily); a
+/// `.pth` of paths only, or a script of the package's own name, is
+/// allowed.
 #[test]
 fn a_source_package_that_ships_a_startup_file_is_not_cleared() {
     let c = Canary::new();
@@ -4435,10 +4436,17 @@ fn a_source_package_that_ships_a_startup_file_is_not_cleared() {
     for (name, path, body, named) in [
         ("import.tar.gz", pth, &b"import tinypkg\n"[..], Some(runs)),
         ("paths.tar.gz", pth, b"../tinypkg\n", None),
+        // In the test tree, which a data mapping places as readily.
         (
             "tests.tar.gz",
             "tinypkg-1.0/tests/data/x.pth",
             b"import tinypkg\n",
+            Some(runs),
+        ),
+        (
+            "paths-in-tests.tar.gz",
+            "tinypkg-1.0/tests/data/x.pth",
+            b"../src\n",
             None,
         ),
         // A folder Hatch's shared-scripts maps among the commands.
