@@ -51,6 +51,16 @@
 //! `include(docs/notes.txt)` in a `CMakeLists.txt` runs a document, and a
 //! folder's build script runs though it lies in a test tree.
 //!
+//! What a CMake or Meson script's commands run ([`run_by_build_commands`]:
+//! `execute_process`, `add_custom_command`, `add_custom_target`,
+//! `run_command`, and the `command:` of `custom_target`, `run_target` and
+//! `generator`) is read as a process runner's arguments are: the program
+//! itself when it is a path into the source tree, and the script an
+//! interpreter is given. scikit-build-core and meson-python ran
+//! `docs/notes.txt` so at `pip wheel` (session 44). Cargo compiles its
+//! build script, library and binaries whatever their names
+//! ([`compiled_sources`]).
+//!
 //! This module only reads text: it never resolves a path on disk, and never
 //! runs anything.
 
