@@ -235,7 +235,8 @@ pub fn run_by_build(code: &Code) -> Vec<String> {
 /// build by scikit-build-core runs), the commands of `add_custom_command`
 /// and `add_custom_target`; Meson's `run_command(…)` (at setup, which
 /// meson-python runs), and the `command:` of `custom_target`,
-/// `run_target` and `generator`. tomli built by meson-python with
+/// `run_target`, `generator`, `configure_file` and `vcs_tag`. tomli built
+/// by meson-python with
 /// `run_command('sh', files('docs/notes.txt'))`, or by scikit-build-core
 /// with `execute_process(COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/docs/notes.txt)`,
 /// ran the document at `pip install` and was allowed (session 44).
@@ -264,6 +265,92 @@ pub fn run_by_build_commands(code: &Code) -> Vec<String> {
         .flat_map(|c| script_paths_in(c))
         .map(|p| (false, p));
     resolve_each(code.path, found)
+}
+
+/// What a root `pyproject.toml` (`code`) makes its build run through a
+/// build hook plugin that runs commands or code its text gives, each
+/// described for the note on install hooks: hatch-build-scripts'
+/// `commands` (a shell runs each), hatch-jupyter-builder (its
+/// `build-function`, `npm_builder` by default, runs `npm install` and the
+/// `package.json` script `build_cmd` names), hatch-autorun (`code`, or
+/// the text of `file`, written into a `.pth` file that Python runs at
+/// every start once the wheel is installed), in `[tool.hatch.build.hooks]`
+/// or a target's hooks; and sphinx-theme-builder as the backend (it runs
+/// npm and the `package.json` build script). Each of the first three
+/// built a wheel with pip that ran `sh docs/notes.txt`, a `curl | sh`,
+/// or wrote the `.pth`, and all but one were allowed (session 44): no
+/// reader takes a manifest's string for code. Whether the plugin is among
+/// the build's requirements is not asked: without it the build fails.
+pub fn manifest_build_hooks(code: &Code) -> Vec<String> {
+    if file_name(code.path).1 != "pyproject.toml" || code.path.matches('/').count() > 1 {
+        return Vec::new();
+    }
+    let Some(doc) = code.toml() else {
+        return Vec::new();
+    };
+    let text = |v: Option<&toml::Value>| v.and_then(toml::Value::as_str).map(str::to_string);
+    let mut out = Vec::new();
+    let build = doc
+        .get("tool")
+        .and_then(|t| t.get("hatch"))
+        .and_then(|h| h.get("build"));
+    let targets = build
+        .and_then(|b| b.get("targets"))
+        .and_then(toml::Value::as_table)
+        .into_iter()
+        .flat_map(|t| t.values());
+    let hooks = build
+        .into_iter()
+        .chain(targets)
+        .filter_map(|b| b.get("hooks"))
+        .filter_map(toml::Value::as_table)
+        .flatten();
+    for (name, config) in hooks {
+        match name.as_str() {
+            "build-scripts" => {
+                let scripts = config.get("scripts").and_then(toml::Value::as_array);
+                let commands: Vec<String> = scripts
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|s| s.get("commands").and_then(toml::Value::as_array))
+                    .flatten()
+                    .filter_map(|c| c.as_str().map(|c| format!("`{c}`")))
+                    .collect();
+                out.push(format!(
+                    "hatch-build-scripts runs {}",
+                    match commands.is_empty() {
+                        true => "the commands it is given".to_string(),
+                        false => commands.join(", "),
+                    }
+                ));
+            }
+            "jupyter-builder" => {
+                let function = text(config.get("build-function"))
+                    .unwrap_or_else(|| "its build function".into());
+                let command = text(config.get("build-kwargs").and_then(|k| k.get("build_cmd")))
+                    .unwrap_or_else(|| "build".into());
+                out.push(format!(
+                    "hatch-jupyter-builder runs {function} (npm_builder: npm install, then the package.json script `{command}`)"
+                ));
+            }
+            "autorun" => {
+                let what = match (text(config.get("code")), text(config.get("file"))) {
+                    (Some(c), _) => format!("`{c}`"),
+                    (None, Some(f)) => format!("the text of {f}"),
+                    (None, None) => "its code".into(),
+                };
+                out.push(format!(
+                    "hatch-autorun writes {what} into a .pth file Python runs at every start"
+                ));
+            }
+            _ => {}
+        }
+    }
+    let backend = text(doc.get("build-system").and_then(|b| b.get("build-backend")));
+    if backend.is_some_and(|b| b.trim() == "sphinx_theme_builder") {
+        out.push("sphinx-theme-builder runs npm and the package.json build script".into());
+    }
+    out
 }
 
 /// At most this many bytes of one build command's arguments are read: a
@@ -423,8 +510,9 @@ fn cmake_arguments(rest: &[u8]) -> Vec<String> {
 }
 
 /// The commands of Meson's `run_command(…)` (its arguments before the
-/// first keyword) and the `command: […]` of `custom_target`, `run_target`
-/// and `generator` calls in `data`, each as tokens.
+/// first keyword) and the `command: […]` of `custom_target`, `run_target`,
+/// `generator`, `configure_file` and `vcs_tag` calls in `data`, each as
+/// tokens.
 fn meson_commands(data: &[u8]) -> Vec<Vec<Token>> {
     let mut out = Vec::new();
     for at in command_calls(data, b"run_command") {
@@ -432,9 +520,15 @@ fn meson_commands(data: &[u8]) -> Vec<Vec<Token>> {
         let positional = split_arguments(&args)
             .into_iter()
             .take_while(|a| !meson_keyword(a));
-        out.push(positional.flat_map(meson_tokens).collect());
+        out.push(meson_command(positional));
     }
-    for name in [&b"custom_target"[..], b"run_target", b"generator"] {
+    for name in [
+        &b"custom_target"[..],
+        b"run_target",
+        b"generator",
+        b"configure_file",
+        b"vcs_tag",
+    ] {
         for at in command_calls(data, name) {
             let args = meson_list(&data[at..]);
             // `command: [prog, …]`: its array, read from its `[` to its `]`
@@ -450,12 +544,7 @@ fn meson_commands(data: &[u8]) -> Vec<Vec<Token>> {
                 };
                 if let (true, Some(inner)) = (whole, rest.strip_prefix(b"[")) {
                     let items = meson_code(meson_list(inner));
-                    out.push(
-                        split_arguments(&items)
-                            .into_iter()
-                            .flat_map(meson_tokens)
-                            .collect(),
-                    );
+                    out.push(meson_command(split_arguments(&items)));
                 }
             }
         }
@@ -524,11 +613,23 @@ fn meson_code(list: &[u8]) -> Vec<u8> {
     out
 }
 
+/// A Meson command's arguments as tokens, the first as its program.
+fn meson_command<'a>(args: impl IntoIterator<Item = &'a [u8]>) -> Vec<Token> {
+    args.into_iter()
+        .enumerate()
+        .flat_map(|(i, a)| meson_tokens(a, i == 0))
+        .collect()
+}
+
 /// One argument of a Meson command as tokens: a string's words (a path
 /// with a `/` as the program it could be), the paths of `files(…)`, the
-/// program `find_program(…)` names, and anything else (a variable, a
-/// call) as an interpreter, since what it runs cannot be known here.
-fn meson_tokens(arg: &[u8]) -> Vec<Token> {
+/// program `find_program(…)` names, a path built from strings
+/// (`join_paths(…, 'docs', 'x.txt')`) as that path, and anything else (a
+/// variable) as an interpreter when it is the `program`, since what it
+/// runs cannot be known here, or as code after it: numpy's vendored
+/// Meson tests give `[genprog, scriptfile, files('../dummy.dat')]`, the
+/// data file a script's argument.
+fn meson_tokens(arg: &[u8], program: bool) -> Vec<Token> {
     let (pieces, other_code) = literals(arg);
     let path = |p: &str| {
         if p.contains('/') && !p.starts_with("./") && !p.starts_with("../") && !p.starts_with('/') {
@@ -546,7 +647,11 @@ fn meson_tokens(arg: &[u8]) -> Vec<Token> {
     };
     let call = |name: &[u8]| arg.trim_ascii_start().starts_with(name);
     if pieces.is_empty() {
-        return vec![Token::Interpreter];
+        return vec![if program {
+            Token::Interpreter
+        } else {
+            Token::Code
+        }];
     }
     if !other_code {
         let line: Vec<&str> = pieces.iter().map(|(p, _)| p.as_str()).collect();
@@ -561,7 +666,7 @@ fn meson_tokens(arg: &[u8]) -> Vec<Token> {
     if call(b"find_program") {
         return vec![word(&pieces[0].0)];
     }
-    vec![Token::Interpreter]
+    joined(&pieces).map_or(Vec::new(), |j| vec![Token::Word(j)])
 }
 
 /// Each of the first [`MAX_BUILD_PATHS`] `(from_root, target)` of the file
@@ -731,10 +836,24 @@ fn cmake_first_argument(rest: &[u8]) -> Option<&str> {
     std::str::from_utf8(arg).ok()
 }
 
-/// The files CMake's `include(…)` and `add_subdirectory(…)` calls in
-/// `data` run: (whether the path is from the project's root, the path).
+/// The files CMake's `include(…)`, `add_subdirectory(…)` and
+/// `install(SCRIPT …)` calls in `data` run: (whether the path is from the
+/// project's root, the path).
 fn cmake_paths(data: &[u8]) -> Vec<(bool, String)> {
     let mut out = Vec::new();
+    // `install(SCRIPT FILE)`: CMake runs the file as a script when the
+    // project installs, which scikit-build-core does to make the wheel
+    // (`docs/notes.txt` so ran at `pip wheel`, session 44).
+    for at in command_calls(data, b"install") {
+        let args = cmake_arguments(&data[at..]);
+        for pair in args.windows(2).filter(|p| p[0] == "SCRIPT") {
+            if let Token::Word(file) = cmake_token(&pair[1]) {
+                if !file.contains('$') {
+                    out.push((false, file));
+                }
+            }
+        }
+    }
     let calls = command_calls(data, b"include")
         .map(|at| (at, false))
         .chain(command_calls(data, b"add_subdirectory").map(|at| (at, true)));
@@ -1463,6 +1582,9 @@ mod tests {
             ("pkg/meson.build", "run_command('docs/run.txt')\n", "pkg/docs/run.txt"),
             ("pkg/meson.build", "run_command(find_program('bash'), 'docs/b.txt', check: true)\n", "pkg/docs/b.txt"),
             ("pkg/meson.build", "gen = generator(prog, output: '@BASENAME@.c', command: [py, 'tests/g.py', '@INPUT@'])\n", "pkg/tests/g.py"),
+            ("pkg/meson.build", "configure_file(output: 'v.h', command: ['sh', files('docs/notes.txt')], capture: true)\n", "pkg/docs/notes.txt"),
+            ("pkg/meson.build", "vcs_tag(input: 'v.in', output: 'v', command: ['bash', 'docs/v.txt'])\n", "pkg/docs/v.txt"),
+            ("pkg/meson.build", "run_command(join_paths(meson.current_source_dir(), 'docs', 'run.txt'))\n", "pkg/docs/run.txt"),
         ] {
             let got = ran(path, script);
             assert!(got.iter().any(|g| g == runs), "{script}: {runs} not in {got:?}");
@@ -1476,11 +1598,67 @@ mod tests {
             ("pkg/CMakeLists.txt", "install(FILES docs/notes.txt DESTINATION share)\n", "pkg/docs/notes.txt"),
             ("pkg/meson.build", "run_command('cat', files('README.md'), check: false)\n", "pkg/README.md"),
             ("pkg/meson.build", "configure_file(input: 'docs/x.txt', output: 'y')\n", "pkg/docs/x.txt"),
+            ("pkg/meson.build", "configure_file(input: 'docs/x.txt', output: 'y', command: [py, 'gen.py', '@INPUT@'])\n", "pkg/docs/x.txt"),
+            // numpy's vendored Meson tests: a script's data file.
+            ("pkg/sub/meson.build", "configure_file(input : '../dummy.dat', output : 'c.h',\n  command : [genprog, scriptfile, files('../dummy.dat'), 'c.h'])\n", "pkg/dummy.dat"),
             ("pkg/meson.build", "run_command('python3', '-c', 'print(1)', 'docs/x.txt')\n", "pkg/docs/x.txt"),
             ("pkg/Makefile", "all:\n\tsh docs/notes.txt\n", "pkg/docs/notes.txt"),
         ] {
             let got = ran(path, script);
             assert!(!got.iter().any(|g| g == data), "{script}: {data} in {got:?}");
+        }
+    }
+
+    /// Build hook plugins that run what a `pyproject.toml` gives them:
+    /// each built a wheel with pip that ran it (session 44).
+    #[test]
+    fn manifest_build_hooks_are_named() {
+        let hooks =
+            |path: &str, text: &str| manifest_build_hooks(&Code::new(path, text.as_bytes()));
+        let found = hooks(
+            "x-1/pyproject.toml",
+            "[[tool.hatch.build.hooks.build-scripts.scripts]]\ncommands = [\"sh docs/notes.txt\", \"make\"]\nartifacts = []\n",
+        );
+        assert_eq!(
+            found,
+            ["hatch-build-scripts runs `sh docs/notes.txt`, `make`"]
+        );
+        let found = hooks(
+            "x-1/pyproject.toml",
+            "[tool.hatch.build.targets.wheel.hooks.jupyter-builder]\nbuild-function = \"hatch_jupyter_builder.npm_builder\"\nbuild-kwargs = { build_cmd = \"build:prod\" }\n",
+        );
+        assert!(
+            found[0].contains("hatch_jupyter_builder.npm_builder")
+                && found[0].contains("`build:prod`"),
+            "{found:?}"
+        );
+        let found = hooks(
+            "x-1/pyproject.toml",
+            "[tool.hatch.build.hooks.autorun]\nfile = \"docs/notes.txt\"\n",
+        );
+        assert!(
+            found[0].contains("the text of docs/notes.txt") && found[0].contains(".pth"),
+            "{found:?}"
+        );
+        let found = hooks(
+            "x-1/pyproject.toml",
+            "[tool.hatch.build.hooks.autorun]\ncode = \"import os\"\n",
+        );
+        assert!(found[0].contains("`import os`"), "{found:?}");
+        let found = hooks(
+            "x-1/pyproject.toml",
+            "[build-system]\nbuild-backend = \"sphinx_theme_builder\"\n",
+        );
+        assert_eq!(found.len(), 1);
+        // Hooks that run the package's own files (read as code), other
+        // tools' tables, a fixture's manifest.
+        for (path, text) in [
+            ("x-1/pyproject.toml", "[tool.hatch.build.hooks.custom]\npath = \"hatch_build.py\"\n[tool.hatch.build.hooks.vcs]\nversion-file = \"x/_v.py\"\n"),
+            ("x-1/pyproject.toml", "[tool.other.hooks.build-scripts]\ncommands = [\"sh x\"]\n"),
+            ("x-1/tests/data/pyproject.toml", "[tool.hatch.build.hooks.autorun]\ncode = \"import os\"\n"),
+            ("x-1/setup.cfg", "[tool.hatch.build.hooks.autorun]\ncode = x\n"),
+        ] {
+            assert!(hooks(path, text).is_empty(), "{path}: {text}");
         }
     }
 
@@ -1498,6 +1676,13 @@ mod tests {
                 "include(../../cmake/a.cmake) # comment\nAdd_Subdirectory( \"${PROJECT_SOURCE_DIR}/tests\" )\n\
                  target_include_directories(x PRIVATE include)\n",
                 &["pkg/cmake/a.cmake", "pkg/tests/CMakeLists.txt"],
+            ),
+            // A script CMake runs when the project installs, as
+            // scikit-build-core does to make the wheel.
+            (
+                "pkg/CMakeLists.txt",
+                "install(DIRECTORY src/x DESTINATION .)\ninstall(SCRIPT docs/notes.txt)\ninstall(SCRIPT \"${CMAKE_SOURCE_DIR}/cmake/post.cmake\" COMPONENT x)\n",
+                &["pkg/docs/notes.txt", "pkg/cmake/post.cmake"],
             ),
             (
                 "pkg/meson.build",

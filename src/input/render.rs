@@ -1135,6 +1135,9 @@ impl HiddenCode {
         if file_name(&m.path).0 == "binding.gyp" {
             self.hooks.push((m.path.clone(), "node-gyp rebuild".into()));
         }
+        for hook in super::launched::manifest_build_hooks(&code) {
+            self.hooks.push((m.path.clone(), hook));
+        }
         // Where a member installs: a wheel's files go where their paths
         // say ([`in_wheel`]), and pip installs a package as a wheel by its
         // file name alone; a package built from source puts them where

@@ -4505,6 +4505,20 @@ fn a_build_script_that_runs_a_document_is_not_cleared() {
             true,
         ),
         (
+            "meson-configure.tar.gz",
+            meson,
+            "tinypkg-1.0/meson.build",
+            "project('tinypkg')\nconfigure_file(output: 'v.h', command: ['sh', files('docs/notes.txt')], capture: true)\n",
+            true,
+        ),
+        (
+            "cmake-install.tar.gz",
+            cmake,
+            "tinypkg-1.0/CMakeLists.txt",
+            "project(tinypkg LANGUAGES NONE)\ninstall(SCRIPT docs/notes.txt)\n",
+            true,
+        ),
+        (
             "cargo.tar.gz",
             maturin,
             "tinypkg-1.0/Cargo.toml",
@@ -4537,6 +4551,56 @@ fn a_build_script_that_runs_a_document_is_not_cleared() {
         assert_reason(&o, &r, (2, "inconclusive"));
         let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
         let shown = format!("{script} -> tinypkg-1.0/docs/notes.txt");
+        assert!(note.contains(&shown), "{shown} in {note}");
+    }
+}
+
+/// Hatch build hook plugins run what a `pyproject.toml` gives them:
+/// hatch-build-scripts its `commands`, hatch-autorun a `.pth` file made of
+/// `code` or a file's text (each built by pip into a wheel that ran or
+/// held it, session 44). Under thresholds that clear any score and no
+/// veto, such a package is inconclusive, the hook named as an install
+/// hook; one with only hooks that run its own code files is allowed.
+#[test]
+fn a_build_hook_plugin_s_commands_are_install_hooks() {
+    let c = Canary::new();
+    let lax = lax_config(&c);
+    let head = "[build-system]\nrequires = [\"hatchling\"]\nbuild-backend = \"hatchling.build\"\n[project]\nname = \"tinypkg\"\nversion = \"1.0\"\n";
+    for (name, table, hook) in [
+        (
+            "scripts.tar.gz",
+            "[[tool.hatch.build.hooks.build-scripts.scripts]]\ncommands = [\"sh docs/notes.txt\"]\nartifacts = []\n",
+            Some("hatch-build-scripts runs `sh docs/notes.txt`"),
+        ),
+        (
+            "autorun.tar.gz",
+            "[tool.hatch.build.hooks.autorun]\nfile = \"docs/notes.txt\"\n",
+            Some("hatch-autorun writes the text of docs/notes.txt into a .pth file"),
+        ),
+        (
+            "vcs.tar.gz",
+            "[tool.hatch.build.hooks.vcs]\nversion-file = \"tinypkg/_version.py\"\n",
+            None,
+        ),
+    ] {
+        let pyproject = format!("{head}{table}");
+        let p = tinypkg_sdist(
+            &c,
+            name,
+            "",
+            &[
+                ("tinypkg-1.0/pyproject.toml", pyproject.as_bytes()),
+                ("tinypkg-1.0/docs/notes.txt", b"import os\nos.system('id')\n"),
+            ],
+        );
+        let (o, r) = scan_path_json_under(&c, &lax, &p);
+        let Some(hook) = hook else {
+            assert_reason(&o, &r, (0, "precheck-harmless"));
+            continue;
+        };
+        assert_reason(&o, &r, (2, "inconclusive"));
+        let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+        let shown = format!("install hook(s): tinypkg-1.0/pyproject.toml: {hook}");
         assert!(note.contains(&shown), "{shown} in {note}");
     }
 }
