@@ -410,7 +410,8 @@ fn pyproject_requirements(doc: &toml::Table) -> Vec<String> {
 /// paths relative to the manifest's folder: setuptools' `dynamic`
 /// dependencies and extras from files (`[tool.setuptools.dynamic]
 /// dependencies = { file = ["requirements.txt"] }` in a `pyproject.toml`,
-/// `install_requires = file: requirements.txt` in a `setup.cfg`). Their
+/// `install_requires = file: requirements.txt` in a `setup.cfg`), and
+/// hatch-requirements-txt's ([`hatch_requirements_files`]). Their
 /// direct references count as the manifest's own
 /// ([`direct_references_in`]): an install reads them just the same.
 pub fn requirement_files(code: &Code) -> Vec<String> {
@@ -433,7 +434,9 @@ pub fn requirement_files(code: &Code) -> Vec<String> {
             {
                 specs.extend(extras.values());
             }
-            specs.into_iter().flat_map(dynamic_files).collect()
+            let mut files: Vec<String> = specs.into_iter().flat_map(dynamic_files).collect();
+            files.extend(hatch_requirements_files(doc));
+            files
         }
         "setup.cfg" => setup_cfg_requirements(code.setup_cfg())
             .iter()
@@ -443,6 +446,45 @@ pub fn requirement_files(code: &Code) -> Vec<String> {
             .collect(),
         _ => Vec::new(),
     }
+}
+
+/// The requirements files hatch-requirements-txt makes a `pyproject.toml`'s
+/// dependencies and extras (`[tool.hatch.metadata.hooks.requirements_txt]`:
+/// `files`, the older `filename`, `requirements.txt` when neither is
+/// given, and each extra's files under `optional-dependencies`).
+/// annotated-types so naming a file with `helper @ https://…` built a
+/// wheel whose metadata requires it, and was allowed (session 44).
+fn hatch_requirements_files(doc: &toml::Table) -> Vec<String> {
+    let Some(hook) = doc
+        .get("tool")
+        .and_then(|t| t.get("hatch"))
+        .and_then(|h| h.get("metadata"))
+        .and_then(|m| m.get("hooks"))
+        .and_then(|h| h.get("requirements_txt"))
+    else {
+        return Vec::new();
+    };
+    let strings = |v: Option<&toml::Value>| -> Vec<String> {
+        match v {
+            Some(toml::Value::String(one)) => vec![one.clone()],
+            Some(toml::Value::Array(many)) => many
+                .iter()
+                .filter_map(|f| f.as_str().map(str::to_string))
+                .collect(),
+            _ => Vec::new(),
+        }
+    };
+    let mut out = match (hook.get("files"), hook.get("filename")) {
+        (None, None) => vec!["requirements.txt".to_string()],
+        (files, filename) => [strings(files), strings(filename)].concat(),
+    };
+    if let Some(extras) = hook
+        .get("optional-dependencies")
+        .and_then(toml::Value::as_table)
+    {
+        out.extend(extras.values().flat_map(|f| strings(Some(f))));
+    }
+    out
 }
 
 /// A `pyproject.toml`'s `[tool.setuptools.dynamic]` table.
@@ -982,6 +1024,16 @@ devtool = { git = "https://example.net/x/devtool.git" }
 
     #[test]
     fn requirement_files_a_manifest_names_are_found() {
+        // hatch-requirements-txt's files, its default, an extra's.
+        for (table, want) in [
+            ("files = [\"req/base.txt\"]\n", &["req/base.txt"][..]),
+            ("", &["requirements.txt"]),
+            ("filename = \"reqs.in\"\n", &["reqs.in"]),
+            ("files = []\n[tool.hatch.metadata.hooks.requirements_txt.optional-dependencies]\nfast = [\"f.txt\"]\n", &["f.txt"]),
+        ] {
+            let text = format!("[tool.hatch.metadata.hooks.requirements_txt]\n{table}");
+            assert_eq!(requirement_files(&Code::new("p/pyproject.toml", text.as_bytes())), want, "{text}");
+        }
         let pyproject = "[project]\ndynamic = [\"dependencies\"]\n[tool.setuptools.dynamic]\ndependencies = { file = [\"requirements.txt\", \"req/extra.in\"] }\noptional-dependencies.fast = { file = \"fast.txt\" }\n";
         assert_eq!(
             requirement_files(&Code::new("p/pyproject.toml", pyproject.as_bytes())),
