@@ -525,7 +525,11 @@ fn import_path_aliases(code: &Code) -> Option<Regex> {
 /// - a build hook or script a backend runs by its path: Hatch's
 ///   `path = "tests/hook.py"` (custom build and metadata hooks, and the
 ///   `code` version source, which runs the file), Poetry's
-///   `script = "…"`, PDM's `custom-hook = "…"`.
+///   `script = "…"`, PDM's `custom-hook = "…"`;
+/// - a function a backend or hook imports by its module's name: PDM's
+///   version `getter = "tests.v:get_version"` (pdm-backend built a
+///   package so and ran the module, session 44), hatch-jupyter-builder's
+///   `build-function`.
 fn manifest_opening(code: &Code) -> Option<usize> {
     if code.path.matches('/').count() > 1 {
         return None;
@@ -547,7 +551,12 @@ fn opening_at(data: &[u8]) -> Option<usize> {
     const NAME: &str = r#"\s*["']?\s*(?:[A-Za-z_]\w*\.)*(?:tests?|testing|docs?)\.[A-Za-z_]"#;
     static ATTR: OnceLock<Regex> = OnceLock::new();
     static VALUE: OnceLock<Regex> = OnceLock::new();
-    let attr = ATTR.get_or_init(|| build(&format!(r#"\battr["']?\s*[:=]{NAME}"#), false));
+    let attr = ATTR.get_or_init(|| {
+        build(
+            &format!(r#"\b(?:attr|getter|build-function)["']?\s*[:=]{NAME}"#),
+            false,
+        )
+    });
     let value = VALUE.get_or_init(|| build(&format!(r"[:=]{NAME}"), false));
     let attr_at = attr.find(data).map(|m| m.start());
     // `cmdclass` up to the next section (`[…]` at a line's start), within
@@ -2224,6 +2233,8 @@ g()
             ("pkg/pyproject.toml", "[tool.hatch.version]\nsource = \"code\"\n  path = './docs/v.py'\n", 3),
             ("pkg/pyproject.toml", "[tool.poetry.build]\nscript = \"tests/build.py\"\n", 2),
             ("pkg/pyproject.toml", "[tool.pdm.build]\ncustom-hook = \"test/build.py\"\n", 2),
+            ("pkg/pyproject.toml", "[tool.pdm.version]\nsource = \"call\"\ngetter = \"tests.v:get_version\"\n", 3),
+            ("pkg/pyproject.toml", "[tool.hatch.build.hooks.jupyter-builder]\nbuild-function = \"docs.build:run\"\n", 2),
             // As setuptools reads them (session 43): interpolation,
             // `[DEFAULT]`, TOML escapes, a table's header form.
             ("pkg/setup.cfg", "[metadata]\nt = tests\nversion = attr: %(t)s.info.VERSION\n", 3),
@@ -2245,6 +2256,7 @@ g()
             ("pkg/setup.cfg", "[options]\ncmdclass =\n    build_py = pkg.build.BuildPy\n[tool:pytest]\naddopts = --pyargs tests.x\n"),
             ("pkg/sub/setup.cfg", "[metadata]\nversion = attr: tests.info.VERSION\n"),
             ("pkg/pyproject.toml", "[tool.hatch.build.hooks.custom]\npath = \"hatch_build.py\"\n"),
+            ("pkg/pyproject.toml", "[tool.pdm.version]\nsource = \"call\"\ngetter = \"pkg.v:get_version\"\n"),
             ("pkg/pyproject.toml", "[tool.coverage.run]\nomit = [\"tests/conftest.py\"]\n"),
             ("pkg/setup.cfg", "[metadata]\nt = pkg\nversion = attr: %(t)s.__version__\n[options]\npackage_dir =\n    =src\n"),
             ("pkg/pyproject.toml", "[tool.setuptools.dynamic]\nversion = {attr = \"pkg.__v\\u0065rsion__\"}\n[tool.setuptools.package-dir]\n\"\" = \"src\"\n"),
