@@ -786,6 +786,49 @@ pub fn entry_point_files(code: &Code) -> Vec<String> {
     }
 }
 
+/// The files a root `pyproject.toml` (`code`) makes Hatch install under
+/// another name that makes them code, where the scan reads them as
+/// documentation or data: a `force-include` entry (`[tool.hatch.build]`'s
+/// or a target's) whose source is such a file and whose destination is
+/// not (`"notes/usage.txt" = "pkg/_compat.py"`), as paths from the
+/// manifest's folder. annotated-types so installing a document as a
+/// module its `__init__.py` imports was allowed, and hatchling built the
+/// wheel with the module (session 44). A source in a test or docs tree is
+/// [`super::unread`]'s (it opens the tree).
+pub fn force_included_as_code(code: &Code) -> Vec<String> {
+    if super::render::file_name(code.path).1 != "pyproject.toml"
+        || code.path.matches('/').count() > 1
+    {
+        return Vec::new();
+    }
+    let Some(build) = code
+        .toml()
+        .and_then(|d| d.get("tool"))
+        .and_then(|t| t.get("hatch"))
+        .and_then(|h| h.get("build"))
+    else {
+        return Vec::new();
+    };
+    let targets = build
+        .get("targets")
+        .and_then(toml::Value::as_table)
+        .into_iter()
+        .flat_map(|t| t.values());
+    let dir = code.path.rsplit_once('/').map_or("", |(d, _)| d);
+    std::iter::once(build)
+        .chain(targets)
+        .filter_map(|b| b.get("force-include"))
+        .filter_map(toml::Value::as_table)
+        .flatten()
+        .filter_map(|(source, dest)| {
+            let dest = dest.as_str()?;
+            let from = super::render::resolve_from(dir, source)?;
+            let to = super::render::resolve_from(dir, dest.trim_start_matches('/'))?;
+            (super::render::is_inert(&from) && !super::render::is_inert(&to)).then_some(from)
+        })
+        .collect()
+}
+
 /// The first line of an entry-points file a manifest names
 /// ([`entry_point_files`]) that declares a console or GUI script named as
 /// one of the environment's commands or the system's, and what it does, as
@@ -1568,6 +1611,35 @@ mod tests {
         ] {
             assert_eq!(startup_or_config_file(path, data), None, "{path}");
         }
+    }
+
+    /// Hatch's `force-include` renaming a document to a module, a `.pth`
+    /// or a script; not one that keeps it a document, or code that stays
+    /// code.
+    #[test]
+    fn documents_force_included_as_code_are_found() {
+        let found =
+            |text: &str| force_included_as_code(&Code::new("x-1/pyproject.toml", text.as_bytes()));
+        assert_eq!(
+            found("[tool.hatch.build.targets.wheel.force-include]\n\"notes/usage.txt\" = \"x/_compat.py\"\n\"CHANGES.md\" = \"/x/_c.py\"\n"),
+            ["x-1/CHANGES.md", "x-1/notes/usage.txt"]
+        );
+        assert_eq!(
+            found("[tool.hatch.build.force-include]\n\"data/s.json\" = \"x-init.pth\"\n"),
+            ["x-1/data/s.json"]
+        );
+        for text in [
+            "[tool.hatch.build.targets.wheel.force-include]\n\"../LICENSE\" = \"x/LICENSE\"\n\"LICENSE\" = \"x/LICENSE.txt\"\n",
+            "[tool.hatch.build.targets.wheel.force-include]\n\"build/gen.py\" = \"x/gen.py\"\n\"data\" = \"x/data\"\n",
+            "[tool.other.force-include]\n\"notes.txt\" = \"x/a.py\"\n",
+        ] {
+            assert!(found(text).is_empty(), "{text}");
+        }
+        assert!(force_included_as_code(&Code::new(
+            "x-1/tests/pyproject.toml",
+            b"[tool.hatch.build.force-include]\n\"n.txt\" = \"a.py\"\n"
+        ))
+        .is_empty());
     }
 
     /// The files a manifest makes its entry points, and the commands they

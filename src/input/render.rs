@@ -1138,6 +1138,9 @@ impl HiddenCode {
         for hook in super::launched::manifest_build_hooks(&code) {
             self.hooks.push((m.path.clone(), hook));
         }
+        for file in super::placement::force_included_as_code(&code) {
+            self.required.push((m.path.clone(), file));
+        }
         // Where a member installs: a wheel's files go where their paths
         // say ([`in_wheel`]), and pip installs a package as a wheel by its
         // file name alone; a package built from source puts them where
@@ -2048,7 +2051,7 @@ fn entry_note(entries: &[(String, String)]) -> Option<String> {
     let shown: Vec<String> = entries.iter().map(|(p, t)| format!("{p} -> {t}")).collect();
     files_note(&shown, |n, names| {
         format!(
-        "{n} file(s) named as documentation or data are run as code (a package.json's main, bin, exports, imports or bundler entry such as browser or module, code that requires, forks or runs them by path, or a build script that includes or runs them: {names}), but were read as documentation or data; review them and allowlist the artifact by sha256"
+        "{n} file(s) named as documentation or data are run as code (a package.json's main, bin, exports, imports or bundler entry such as browser or module, code that requires, forks or runs them by path, a build script that includes or runs them, or a manifest that installs them under a code file's name: {names}), but were read as documentation or data; review them and allowlist the artifact by sha256"
     )
     })
 }

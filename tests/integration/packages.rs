@@ -1395,7 +1395,7 @@ fn what_a_build_script_runs_is_judged_as_code() {
         (
             "doc.tgz",
             &[("package/CMakeLists.txt", doc.as_bytes()), ("package/docs/build.txt", script)],
-            "code that requires, forks or runs them by path, or a build script that includes or runs them: package/CMakeLists.txt -> package/docs/build.txt)",
+            "code that requires, forks or runs them by path, a build script that includes or runs them, or a manifest that installs them under a code file's name: package/CMakeLists.txt -> package/docs/build.txt)",
         ),
     ];
     for (name, added, want) in blocked {
