@@ -788,12 +788,14 @@ pub fn entry_point_files(code: &Code) -> Vec<String> {
 
 /// The files a root `pyproject.toml` (`code`) makes Hatch install under
 /// another name that makes them code, where the scan reads them as
-/// documentation or data: a `force-include` entry (`[tool.hatch.build]`'s
-/// or a target's) whose source is such a file and whose destination is
-/// not (`"notes/usage.txt" = "pkg/_compat.py"`), as paths from the
-/// manifest's folder. annotated-types so installing a document as a
-/// module its `__init__.py` imports was allowed, and hatchling built the
-/// wheel with the module (session 44). A source in a test or docs tree is
+/// documentation or data: a `force-include` or `shared-data` entry
+/// (`[tool.hatch.build]`'s or a target's) whose source is such a file and
+/// whose destination is not (`"notes/usage.txt" = "pkg/_compat.py"`, or
+/// `"lib/python3.12/site-packages/pkg/_compat.py"` among the shared
+/// data), as paths from the manifest's folder. annotated-types so
+/// installing a document as a module its `__init__.py` imports was
+/// allowed, either way, and hatchling built the wheel with the module
+/// (session 44). A `force-include` source in a test or docs tree is
 /// [`super::unread`]'s (it opens the tree).
 pub fn force_included_as_code(code: &Code) -> Vec<String> {
     if super::render::file_name(code.path).1 != "pyproject.toml"
@@ -817,7 +819,8 @@ pub fn force_included_as_code(code: &Code) -> Vec<String> {
     let dir = code.path.rsplit_once('/').map_or("", |(d, _)| d);
     std::iter::once(build)
         .chain(targets)
-        .filter_map(|b| b.get("force-include"))
+        .flat_map(|b| [b.get("force-include"), b.get("shared-data")])
+        .flatten()
         .filter_map(toml::Value::as_table)
         .flatten()
         .filter_map(|(source, dest)| {
@@ -1627,6 +1630,10 @@ mod tests {
         assert_eq!(
             found("[tool.hatch.build.force-include]\n\"data/s.json\" = \"x-init.pth\"\n"),
             ["x-1/data/s.json"]
+        );
+        assert_eq!(
+            found("[tool.hatch.build.targets.wheel.shared-data]\n\"notes/u.txt\" = \"lib/python3.12/site-packages/x/_c.py\"\n\"share/x.1\" = \"share/man/man1/x.1\"\n"),
+            ["x-1/notes/u.txt"]
         );
         for text in [
             "[tool.hatch.build.targets.wheel.force-include]\n\"../LICENSE\" = \"x/LICENSE\"\n\"LICENSE\" = \"x/LICENSE.txt\"\n",
