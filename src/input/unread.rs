@@ -529,7 +529,10 @@ fn import_path_aliases(code: &Code) -> Option<Regex> {
 /// - a function a backend or hook imports by its module's name: PDM's
 ///   version `getter = "tests.v:get_version"` (pdm-backend built a
 ///   package so and ran the module, session 44), hatch-jupyter-builder's
-///   `build-function`.
+///   `build-function`, a dynamic-metadata `provider` (scikit-build-core),
+///   and a provider's folder, `provider-path = "tests/plugins"`, which
+///   the build puts on the import path (scikit-build-core ran the module
+///   either way).
 fn manifest_opening(code: &Code) -> Option<usize> {
     if code.path.matches('/').count() > 1 {
         return None;
@@ -553,7 +556,7 @@ fn opening_at(data: &[u8]) -> Option<usize> {
     static VALUE: OnceLock<Regex> = OnceLock::new();
     let attr = ATTR.get_or_init(|| {
         build(
-            &format!(r#"\b(?:attr|getter|build-function)["']?\s*[:=]{NAME}"#),
+            &format!(r#"\b(?:attr|getter|build-function|provider)["']?\s*[:=]{NAME}"#),
             false,
         )
     });
@@ -574,7 +577,9 @@ fn opening_at(data: &[u8]) -> Option<usize> {
         build(
             // The key as a table's, or dotted (`tool.hatch.build.hooks.
             // custom.path = …`), or inside an inline table.
-            r#"(?m)(?:^\s*|[{,]\s*)(?:["']?[\w-]+["']?\s*\.\s*)*["']?(?:path|script|custom-hook)["']?\s*=\s*["'](?:\./)?(?:[\w.-]+/)*(?:tests?|testing|docs?)/[\w./-]*\.py["']"#,
+            // A dynamic-metadata provider's folder (`provider-path`),
+            // which the build puts first on the import path.
+            r#"(?m)(?:^\s*|[{,]\s*)(?:["']?[\w-]+["']?\s*\.\s*)*["']?(?:(?:path|script|custom-hook)["']?\s*=\s*["'](?:\./)?(?:[\w.-]+/)*(?:tests?|testing|docs?)/[\w./-]*\.py|provider-path["']?\s*=\s*["'](?:\./)?(?:[\w.-]+/)*(?:tests?|testing|docs?)(?:/[\w./-]*)?)["']"#,
             false,
         )
     });
@@ -2235,6 +2240,9 @@ g()
             ("pkg/pyproject.toml", "[tool.pdm.build]\ncustom-hook = \"test/build.py\"\n", 2),
             ("pkg/pyproject.toml", "[tool.pdm.version]\nsource = \"call\"\ngetter = \"tests.v:get_version\"\n", 3),
             ("pkg/pyproject.toml", "[tool.hatch.build.hooks.jupyter-builder]\nbuild-function = \"docs.build:run\"\n", 2),
+            ("pkg/pyproject.toml", "[tool.scikit-build.metadata.version]\nprovider = \"vprov\"\nprovider-path = \"tests/plugins\"\n", 3),
+            ("pkg/pyproject.toml", "[[tool.dynamic-metadata]]\nprovider = \"tests.vprov\"\nprovider-path = \".\"\n", 2),
+            ("pkg/pyproject.toml", "[tool.scikit-build]\nmetadata.version = { provider = \"v\", provider-path = \"./docs\" }\n", 2),
             // As setuptools reads them (session 43): interpolation,
             // `[DEFAULT]`, TOML escapes, a table's header form.
             ("pkg/setup.cfg", "[metadata]\nt = tests\nversion = attr: %(t)s.info.VERSION\n", 3),
@@ -2257,6 +2265,8 @@ g()
             ("pkg/sub/setup.cfg", "[metadata]\nversion = attr: tests.info.VERSION\n"),
             ("pkg/pyproject.toml", "[tool.hatch.build.hooks.custom]\npath = \"hatch_build.py\"\n"),
             ("pkg/pyproject.toml", "[tool.pdm.version]\nsource = \"call\"\ngetter = \"pkg.v:get_version\"\n"),
+            ("pkg/pyproject.toml", "[tool.scikit-build.metadata.version]\nprovider = \"scikit_build_core.metadata.regex\"\ninput = \"src/pkg/__init__.py\"\n"),
+            ("pkg/pyproject.toml", "[tool.scikit-build.metadata.version]\nprovider = \"vprov\"\nprovider-path = \"build_support\"\n"),
             ("pkg/pyproject.toml", "[tool.coverage.run]\nomit = [\"tests/conftest.py\"]\n"),
             ("pkg/setup.cfg", "[metadata]\nt = pkg\nversion = attr: %(t)s.__version__\n[options]\npackage_dir =\n    =src\n"),
             ("pkg/pyproject.toml", "[tool.setuptools.dynamic]\nversion = {attr = \"pkg.__v\\u0065rsion__\"}\n[tool.setuptools.package-dir]\n\"\" = \"src\"\n"),
