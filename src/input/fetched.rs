@@ -464,25 +464,15 @@ fn hatch_requirements_files(doc: &toml::Table) -> Vec<String> {
     else {
         return Vec::new();
     };
-    let strings = |v: Option<&toml::Value>| -> Vec<String> {
-        match v {
-            Some(toml::Value::String(one)) => vec![one.clone()],
-            Some(toml::Value::Array(many)) => many
-                .iter()
-                .filter_map(|f| f.as_str().map(str::to_string))
-                .collect(),
-            _ => Vec::new(),
-        }
-    };
     let mut out = match (hook.get("files"), hook.get("filename")) {
         (None, None) => vec!["requirements.txt".to_string()],
-        (files, filename) => [strings(files), strings(filename)].concat(),
+        (files, filename) => [one_or_many(files), one_or_many(filename)].concat(),
     };
     if let Some(extras) = hook
         .get("optional-dependencies")
         .and_then(toml::Value::as_table)
     {
-        out.extend(extras.values().flat_map(|f| strings(Some(f))));
+        out.extend(extras.values().flat_map(|f| one_or_many(Some(f))));
     }
     out
 }
@@ -497,7 +487,13 @@ pub(super) fn setuptools_dynamic(doc: &toml::Table) -> Option<&toml::Value> {
 /// The files a `[tool.setuptools.dynamic]` field reads (`{ file = "a" }`
 /// or `{ file = ["a", "b"] }`).
 pub(super) fn dynamic_files(field: &toml::Value) -> Vec<String> {
-    match field.get("file") {
+    one_or_many(field.get("file"))
+}
+
+/// A TOML value given as one string or an array of them (other items of
+/// the array left out); nothing for any other value.
+fn one_or_many(v: Option<&toml::Value>) -> Vec<String> {
+    match v {
         Some(toml::Value::String(one)) => vec![one.clone()],
         Some(toml::Value::Array(many)) => many
             .iter()
