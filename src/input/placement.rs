@@ -314,7 +314,32 @@ fn in_prefix(p: &str, data: &[u8]) -> Option<Placement> {
             "a script the fish shell runs at every start, once installed for the user or the system",
         ));
     }
+    if let Some(name) = p.strip_prefix("share/bash-completion/completions/") {
+        if completes_another_s_command(name) {
+            return Some(Placement::RunsByItself(BASH_COMPLETION));
+        }
+    }
     in_site_packages(site_packages_in_prefix(p)?, data)
+}
+
+/// What a bash completion script named for a command the system or the
+/// environment provides does once installed.
+const BASH_COMPLETION: &str = "a completion script bash runs whenever one completes a command the system or the environment provides, once installed for the user or the system";
+
+/// Whether a bash completion script's file name (lower case) is one that
+/// bash-completion loads for a command the system or the environment
+/// provides (`ssh`, `ssh.bash`, `_ssh`; `pip`): it looks for `NAME`,
+/// `NAME.bash` and `_NAME` in `~/.local/share/bash-completion/completions`
+/// (where `pip install --user` writes a wheel's `share/`), then in
+/// `/usr/local/share` (a system-wide install's) and `/usr/share`, and
+/// runs the first it finds when one presses Tab after the command
+/// (checked with bash-completion 2.11, session 44: `ssh` there ran on
+/// `__load_completion ssh`). A script for the package's own command is
+/// what such a folder is for.
+fn completes_another_s_command(name: &str) -> bool {
+    let cmd = name.strip_suffix(".bash").unwrap_or(name);
+    let cmd = cmd.strip_prefix('_').unwrap_or(cmd);
+    !cmd.contains('/') && (system_command(cmd) || environment_command(cmd))
 }
 
 /// A path (lower case) under the prefix as a path under site-packages,
@@ -445,6 +470,10 @@ pub fn startup_or_config_file(path: &str, data: &[u8]) -> Option<&'static str> {
     }
     if system_command(name) {
         return Some("a command the system provides (sudo, ssh, git, a shell, ...), once among the environment's commands");
+    }
+    let folder = lower.rsplit('/').nth(1).unwrap_or("");
+    if folder == "completions" && completes_another_s_command(name) {
+        return Some(BASH_COMPLETION);
     }
     let module = lower
         .strip_suffix("/__init__.py")
@@ -1234,6 +1263,10 @@ mod tests {
             "a-1.data/data/etc/ipython/ipython_config.py",
             "a-1.data/data/Etc/Jupyter/nbconfig/x.py",
             "a-1.data/data/share/fish/vendor_conf.d/x.fish",
+            // bash-completion runs these on Tab after `ssh`, `git`, `pip`.
+            "a-1.data/data/share/bash-completion/completions/ssh",
+            "a-1.data/data/share/bash-completion/completions/git.bash",
+            "a-1.data/data/share/bash-completion/completions/_pip",
         ] {
             assert!(runs(path, ""), "{path}");
         }
@@ -1243,6 +1276,8 @@ mod tests {
         for path in [
             "a-1.data/data/etc/jupyter/jupyter_server_config.d/x.json",
             "a-1.data/data/share/fish/vendor_completions.d/x.fish",
+            "a-1.data/data/share/bash-completion/completions/a",
+            "a-1.data/data/share/bash-completion/completions/mytool.bash",
             "a-1.data/data/share/jupyter/kernels/x/kernel.json",
             "etc/jupyter/jupyter_server_config.py",
             "a-1.data/purelib/etc/jupyter/x.py",
@@ -1596,6 +1631,9 @@ mod tests {
             ("x-1/test/examples/import_smth.pth", b"import smth\n"),
             ("x-1/docs/pip.conf", b"[global]\n"),
             ("x-1/tests/fakessh/ssh", b"#!/usr/bin/env python\n"),
+            // A completion script bash-completion runs for `git`.
+            ("x-1/completions/git.bash", b"_git() { :; }\n"),
+            ("x-1/share/completions/_ssh", b""),
         ] {
             assert!(startup_or_config_file(path, data).is_some(), "{path}");
         }
@@ -1603,6 +1641,8 @@ mod tests {
             ("x-1/distutils-precedence.pth", &b"src\n../lib\n"[..]),
             ("x-1/models/resnet.pth", b"PK\x03\x04\x00import x"),
             ("x-1/tests/data/paths.pth", b"../src\n"),
+            ("x-1/completions/x-1.bash", b""),
+            ("x-1/docs/git.bash", b""),
             ("x-1/x/customize.py", b"import x\n"),
             ("x-1/conf/pip.conf.example", b"[global]\n"),
             (
