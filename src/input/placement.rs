@@ -314,30 +314,69 @@ fn in_prefix(p: &str, data: &[u8]) -> Option<Placement> {
             "a script the fish shell runs at every start, once installed for the user or the system",
         ));
     }
-    if let Some(name) = p.strip_prefix("share/bash-completion/completions/") {
-        if completes_another_s_command(name) {
-            return Some(Placement::RunsByItself(BASH_COMPLETION));
-        }
+    if let Some(what) = shell_completion(p) {
+        return Some(Placement::RunsByItself(what));
     }
     in_site_packages(site_packages_in_prefix(p)?, data)
 }
 
-/// What a bash completion script named for a command the system or the
+/// What a shell completion script named for a command the system or the
 /// environment provides does once installed.
-const BASH_COMPLETION: &str = "a completion script bash runs whenever one completes a command the system or the environment provides, once installed for the user or the system";
+const SHELL_COMPLETION: &str = "a completion script bash, fish or zsh runs whenever one completes a command the system or the environment provides, once installed for the user or the system";
 
-/// Whether a bash completion script's file name (lower case) is one that
-/// bash-completion loads for a command the system or the environment
-/// provides (`ssh`, `ssh.bash`, `_ssh`; `pip`): it looks for `NAME`,
-/// `NAME.bash` and `_NAME` in `~/.local/share/bash-completion/completions`
-/// (where `pip install --user` writes a wheel's `share/`), then in
-/// `/usr/local/share` (a system-wide install's) and `/usr/share`, and
-/// runs the first it finds when one presses Tab after the command
-/// (checked with bash-completion 2.11, session 44: `ssh` there ran on
-/// `__load_completion ssh`). A script for the package's own command is
-/// what such a folder is for.
+/// What a zsh function file named as one of zsh's own does once installed.
+const ZSH_FUNCTION: &str = "a zsh function file that runs in place of zsh's own (compinit, promptinit, ...) at every start of a shell that loads it, once installed system-wide";
+
+/// What a file under the prefix (lower case) does when a shell's
+/// completion or function path holds it, if it runs by itself there: a
+/// completion script for a command the system or the environment
+/// provides ([`completes_another_s_command`]) in bash-completion's
+/// `share/bash-completion/completions/`, fish's
+/// `share/fish/vendor_completions.d/` or zsh's `share/zsh/site-functions/`,
+/// or a zsh function file named as one of zsh's own. bash-completion 2.11
+/// and fish 3.6 look in `~/.local/share` (where `pip install --user`
+/// writes a wheel's `share/`) before the system's own completions, and
+/// Debian's zsh 5.9 puts `/usr/local/share/zsh/site-functions` (a
+/// system-wide install's) first on its `fpath`: a `git.bash`, `git.fish`
+/// or `_git` there ran on completing `git`, and a `compinit` there ran in
+/// place of zsh's at `compinit` (each checked, session 44).
+fn shell_completion(p: &str) -> Option<&'static str> {
+    const ZSH_OWN: &[&str] = &[
+        "compinit",
+        "compaudit",
+        "bashcompinit",
+        "promptinit",
+        "colors",
+        "add-zsh-hook",
+        "is-at-least",
+        "vcs_info",
+        "zrecompile",
+        "run-help",
+    ];
+    if let Some(name) = p
+        .strip_prefix("share/bash-completion/completions/")
+        .or_else(|| p.strip_prefix("share/fish/vendor_completions.d/"))
+    {
+        return completes_another_s_command(name).then_some(SHELL_COMPLETION);
+    }
+    let name = p.strip_prefix("share/zsh/site-functions/")?;
+    if ZSH_OWN.contains(&name) {
+        return Some(ZSH_FUNCTION);
+    }
+    (name.starts_with('_') && completes_another_s_command(name)).then_some(SHELL_COMPLETION)
+}
+
+/// Whether a completion script's file name (lower case) is one a shell
+/// loads for a command the system or the environment provides: `NAME`,
+/// `NAME.bash` or `_NAME` (bash-completion), `NAME.fish` (fish), `_NAME`
+/// (zsh), for `ssh`, `git`, `pip` and the rest of the command rules'
+/// lists. A script for the package's own command is what such a folder
+/// is for.
 fn completes_another_s_command(name: &str) -> bool {
-    let cmd = name.strip_suffix(".bash").unwrap_or(name);
+    let cmd = name
+        .strip_suffix(".bash")
+        .or_else(|| name.strip_suffix(".fish"))
+        .unwrap_or(name);
     let cmd = cmd.strip_prefix('_').unwrap_or(cmd);
     !cmd.contains('/') && (system_command(cmd) || environment_command(cmd))
 }
@@ -471,9 +510,23 @@ pub fn startup_or_config_file(path: &str, data: &[u8]) -> Option<&'static str> {
     if system_command(name) {
         return Some("a command the system provides (sudo, ssh, git, a shell, ...), once among the environment's commands");
     }
+    // A shell's completion folder as the build would place it
+    // (`extra/share/zsh/site-functions/compinit` under flit's
+    // external-data), or a folder of completions a mapping may place.
+    let under_share = lower
+        .match_indices("share/")
+        .filter(|(at, _)| *at == 0 || lower.as_bytes()[at - 1] == b'/')
+        .find_map(|(at, _)| shell_completion(&lower[at..]));
+    if under_share.is_some() {
+        return under_share;
+    }
     let folder = lower.rsplit('/').nth(1).unwrap_or("");
-    if folder == "completions" && completes_another_s_command(name) {
-        return Some(BASH_COMPLETION);
+    if matches!(
+        folder,
+        "completions" | "vendor_completions.d" | "site-functions"
+    ) && completes_another_s_command(name)
+    {
+        return Some(SHELL_COMPLETION);
     }
     let module = lower
         .strip_suffix("/__init__.py")
@@ -1263,10 +1316,14 @@ mod tests {
             "a-1.data/data/etc/ipython/ipython_config.py",
             "a-1.data/data/Etc/Jupyter/nbconfig/x.py",
             "a-1.data/data/share/fish/vendor_conf.d/x.fish",
-            // bash-completion runs these on Tab after `ssh`, `git`, `pip`.
+            // bash-completion, fish and zsh run these on Tab after `ssh`,
+            // `git`, `pip`; zsh runs its `compinit` at start.
             "a-1.data/data/share/bash-completion/completions/ssh",
             "a-1.data/data/share/bash-completion/completions/git.bash",
             "a-1.data/data/share/bash-completion/completions/_pip",
+            "a-1.data/data/share/fish/vendor_completions.d/git.fish",
+            "a-1.data/data/share/zsh/site-functions/_git",
+            "a-1.data/data/share/zsh/site-functions/compinit",
         ] {
             assert!(runs(path, ""), "{path}");
         }
@@ -1278,6 +1335,8 @@ mod tests {
             "a-1.data/data/share/fish/vendor_completions.d/x.fish",
             "a-1.data/data/share/bash-completion/completions/a",
             "a-1.data/data/share/bash-completion/completions/mytool.bash",
+            "a-1.data/data/share/zsh/site-functions/_mytool",
+            "a-1.data/data/share/zsh/site-functions/git",
             "a-1.data/data/share/jupyter/kernels/x/kernel.json",
             "etc/jupyter/jupyter_server_config.py",
             "a-1.data/purelib/etc/jupyter/x.py",
@@ -1634,6 +1693,9 @@ mod tests {
             // A completion script bash-completion runs for `git`.
             ("x-1/completions/git.bash", b"_git() { :; }\n"),
             ("x-1/share/completions/_ssh", b""),
+            ("x-1/extra/share/fish/vendor_completions.d/ssh.fish", b""),
+            ("x-1/extra/share/zsh/site-functions/_sudo", b""),
+            ("x-1/extra/share/zsh/site-functions/compinit", b""),
         ] {
             assert!(startup_or_config_file(path, data).is_some(), "{path}");
         }
@@ -1642,6 +1704,7 @@ mod tests {
             ("x-1/models/resnet.pth", b"PK\x03\x04\x00import x"),
             ("x-1/tests/data/paths.pth", b"../src\n"),
             ("x-1/completions/x-1.bash", b""),
+            ("x-1/zsh/compinit", b""),
             ("x-1/docs/git.bash", b""),
             ("x-1/x/customize.py", b"import x\n"),
             ("x-1/conf/pip.conf.example", b"[global]\n"),
