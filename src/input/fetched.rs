@@ -477,6 +477,31 @@ fn hatch_requirements_files(doc: &toml::Table) -> Vec<String> {
     out
 }
 
+/// The parsed `pyproject.toml` at the package's root (at most one folder
+/// deep), when `code` is one that parses: where a build reads its hooks
+/// and file mappings.
+pub(super) fn root_pyproject<'c>(code: &'c Code) -> Option<&'c toml::Table> {
+    (file_name(code.path).1 == "pyproject.toml" && code.path.matches('/').count() <= 1)
+        .then(|| code.toml())
+        .flatten()
+}
+
+/// Hatch's build table (`[tool.hatch.build]`) and each target's
+/// (`[tool.hatch.build.targets.NAME]`): either may set the build hooks,
+/// `force-include` and `shared-data`.
+pub(super) fn hatch_build_tables(doc: &toml::Table) -> impl Iterator<Item = &toml::Value> {
+    let build = doc
+        .get("tool")
+        .and_then(|t| t.get("hatch"))
+        .and_then(|h| h.get("build"));
+    let targets = build
+        .and_then(|b| b.get("targets"))
+        .and_then(toml::Value::as_table)
+        .into_iter()
+        .flat_map(|t| t.values());
+    build.into_iter().chain(targets)
+}
+
 /// A `pyproject.toml`'s `[tool.setuptools.dynamic]` table.
 pub(super) fn setuptools_dynamic(doc: &toml::Table) -> Option<&toml::Value> {
     doc.get("tool")

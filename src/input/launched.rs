@@ -53,8 +53,9 @@
 //!
 //! What a CMake or Meson script's commands run ([`run_by_build_commands`]:
 //! `execute_process`, `add_custom_command`, `add_custom_target`,
-//! `run_command`, and the `command:` of `custom_target`, `run_target` and
-//! `generator`) is read as a process runner's arguments are: the program
+//! `run_command`, and the `command:` of `custom_target`, `run_target`,
+//! `generator`, `configure_file` and `vcs_tag`; CMake's `install(SCRIPT …)`
+//! is read as an include) is read as a process runner's arguments are: the program
 //! itself when it is a path into the source tree, and the script an
 //! interpreter is given. scikit-build-core and meson-python ran
 //! `docs/notes.txt` so at `pip wheel` (session 44). Cargo compiles its
@@ -282,26 +283,12 @@ pub fn run_by_build_commands(code: &Code) -> Vec<String> {
 /// reader takes a manifest's string for code. Whether the plugin is among
 /// the build's requirements is not asked: without it the build fails.
 pub fn manifest_build_hooks(code: &Code) -> Vec<String> {
-    if file_name(code.path).1 != "pyproject.toml" || code.path.matches('/').count() > 1 {
-        return Vec::new();
-    }
-    let Some(doc) = code.toml() else {
+    let Some(doc) = super::fetched::root_pyproject(code) else {
         return Vec::new();
     };
     let text = |v: Option<&toml::Value>| v.and_then(toml::Value::as_str).map(str::to_string);
     let mut out = Vec::new();
-    let build = doc
-        .get("tool")
-        .and_then(|t| t.get("hatch"))
-        .and_then(|h| h.get("build"));
-    let targets = build
-        .and_then(|b| b.get("targets"))
-        .and_then(toml::Value::as_table)
-        .into_iter()
-        .flat_map(|t| t.values());
-    let hooks = build
-        .into_iter()
-        .chain(targets)
+    let hooks = super::fetched::hatch_build_tables(doc)
         .filter_map(|b| b.get("hooks"))
         .filter_map(toml::Value::as_table)
         .flatten();
@@ -1559,9 +1546,8 @@ mod tests {
         run_by_build(&Code::new(path, script.as_bytes()))
     }
 
-    /// What each build language runs by path, from the script's folder and
-    /// from the root (session 31: cachetools with a test tree's build
-    /// script run by the root's was allowed).
+    /// What CMake's and Meson's commands run: the program, or the script
+    /// an interpreter is given, not a file handed to a program as data.
     #[test]
     fn build_commands_name_what_they_run() {
         let ran =
@@ -1662,6 +1648,9 @@ mod tests {
         }
     }
 
+    /// What each build language runs by path, from the script's folder and
+    /// from the root (session 31: cachetools with a test tree's build
+    /// script run by the root's was allowed).
     #[test]
     fn build_scripts_name_what_their_build_runs() {
         let cases: &[(&str, &str, &[&str])] = &[

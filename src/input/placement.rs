@@ -880,27 +880,11 @@ pub fn entry_point_files(code: &Code) -> Vec<String> {
 /// (session 44). A `force-include` source in a test or docs tree is
 /// [`super::unread`]'s (it opens the tree).
 pub fn force_included_as_code(code: &Code) -> Vec<String> {
-    if super::render::file_name(code.path).1 != "pyproject.toml"
-        || code.path.matches('/').count() > 1
-    {
-        return Vec::new();
-    }
-    let Some(build) = code
-        .toml()
-        .and_then(|d| d.get("tool"))
-        .and_then(|t| t.get("hatch"))
-        .and_then(|h| h.get("build"))
-    else {
+    let Some(doc) = super::fetched::root_pyproject(code) else {
         return Vec::new();
     };
-    let targets = build
-        .get("targets")
-        .and_then(toml::Value::as_table)
-        .into_iter()
-        .flat_map(|t| t.values());
     let dir = code.path.rsplit_once('/').map_or("", |(d, _)| d);
-    std::iter::once(build)
-        .chain(targets)
+    super::fetched::hatch_build_tables(doc)
         .flat_map(|b| [b.get("force-include"), b.get("shared-data")])
         .flatten()
         .filter_map(toml::Value::as_table)
