@@ -1481,10 +1481,27 @@ impl HiddenCode {
             declared_note(&self.declared),
             self.test_builds_note(),
             self.js_documents_note(),
+            self.root_note(),
         ]
         .into_iter()
         .flatten()
         .collect()
+    }
+
+    /// Why a package whose one top folder is named as a test or
+    /// documentation tree (`tests/`, `docs/`) is not cleared: every rule
+    /// that leaves tests and docs to the models reads each of its files so,
+    /// though pip installs a source archive whatever its top folder is
+    /// called. cachetools repacked under `tests/` or `docs/`, its
+    /// `setup.py` loading `docs/notes.txt` as Python, was allowed by the
+    /// shipped gate, and under its own name was not (session 44).
+    fn root_note(&self) -> Option<String> {
+        let root = common_root(self.paths.iter())?;
+        super::unread::tests_or_docs(&format!("{root}x.py")).then(|| {
+            format!(
+                "every file of this package lies under its top folder {root}, named as a test or documentation tree, so the rules read each one as a test's or a document; pip installs a source archive whatever its top folder is called: the pre-check alone does not allow it: left to detectors, or review it and allowlist the artifact by sha256"
+            )
+        })
     }
 
     /// The build scripts in a test tree that the package's build runs. The
@@ -3810,6 +3827,32 @@ mod tests {
     /// one that declares `pip` was allowed before session 43. In a version
     /// diff it counts when the manifest or the file changed, as a
     /// manifest's own scripts count only when it changed.
+    /// A package whose top folder is named as tests or docs is not cleared
+    /// (session 44); under its own name, no such note.
+    #[test]
+    fn a_package_under_a_top_folder_named_as_tests_is_not_cleared() {
+        let dir = tempfile::tempdir().unwrap();
+        let limits = Limits::default();
+        // A package under a top folder named as tests is not cleared;
+        // under its own name, no such note.
+        let root = |name: &str, top: &str| {
+            let p = tar_gz_text(
+                dir.path(),
+                name,
+                &[
+                    (&format!("{top}/setup.py") as &str, "x = 1\n"),
+                    (&format!("{top}/p/__init__.py"), "y = 2\n"),
+                ],
+            );
+            render_package(None, &p, &limits)
+                .not_on_scores_alone
+                .join("; ")
+        };
+        assert!(root("t.tar.gz", "tests").contains("under its top folder tests/"));
+        assert!(root("d.tar.gz", "docs").contains("under its top folder docs/"));
+        assert!(!root("o.tar.gz", "p-1.0").contains("top folder"));
+    }
+
     #[test]
     fn entry_point_files_a_manifest_names_declare_its_commands() {
         let dir = tempfile::tempdir().unwrap();
