@@ -292,32 +292,164 @@ fn in_prefix(p: &str, data: &[u8]) -> Option<Placement> {
     {
         return command_over(name);
     }
+    if let Some(what) = runs_from_prefix(p) {
+        return Some(Placement::RunsByItself(what));
+    }
+    in_site_packages(site_packages_in_prefix(p)?, data)
+}
+
+/// What a file at a path (lower case) under the prefix does, when a tool
+/// or a shell runs it from there by itself: conda's activation scripts,
+/// Jupyter's and IPython's Python configuration, fish's start-up scripts
+/// and the functions it loads by a command's name, and shell completions
+/// ([`shell_completion`]). Wheels place files there through their `data`
+/// folder, and a source package through a build's data mapping
+/// ([`startup_or_config_file`]).
+fn runs_from_prefix(p: &str) -> Option<&'static str> {
     if p.starts_with("etc/conda/activate.d/") || p.starts_with("etc/conda/deactivate.d/") {
-        return Some(Placement::RunsByItself(
-            "a script conda runs at every activation of the environment",
-        ));
+        return Some("a script conda runs at every activation of the environment");
     }
     // Jupyter and IPython read the environment's `etc/jupyter` and
     // `etc/ipython` at every start, and a `*.py` there is configuration
     // they run as Python (packages enable their extensions with JSON in
     // the `*.d` folders instead).
     if (p.starts_with("etc/jupyter/") || p.starts_with("etc/ipython/")) && p.ends_with(".py") {
-        return Some(Placement::RunsByItself(
-            "a configuration file Jupyter or IPython runs as Python at every start",
-        ));
+        return Some("a configuration file Jupyter or IPython runs as Python at every start");
     }
     // fish sources every `vendor_conf.d` script of the `share/` folders it
     // reads (the user's and the system's, which a `--user` or system-wide
     // install writes into) at every start.
     if p.starts_with("share/fish/vendor_conf.d/") {
-        return Some(Placement::RunsByItself(
-            "a script the fish shell runs at every start, once installed for the user or the system",
-        ));
+        return Some(FISH_CONF);
     }
-    if let Some(what) = shell_completion(p) {
-        return Some(Placement::RunsByItself(what));
+    if let Some(name) = p.strip_prefix("share/fish/vendor_functions.d/") {
+        return fish_function_over(name).then_some(FISH_FUNCTION);
     }
-    in_site_packages(site_packages_in_prefix(p)?, data)
+    // systemd's user manager reads `~/.local/share/systemd/user` (where a
+    // `--user` install writes a wheel's `share/`) and
+    // `/usr/local/share/systemd/user` before the units the system ships,
+    // and the system manager `/usr/local/lib/systemd/system` before
+    // `/lib/systemd/system` (`systemd-analyze unit-paths`, systemd 252,
+    // session 45): a unit there by a name the system starts (`dbus`,
+    // `pipewire`, `gpg-agent`, `ssh`, `cron`) runs in its place at every
+    // login or boot, as does a drop-in (`dbus.service.d/x.conf`) or a
+    // `.wants/` entry beside it. Which names the machine starts cannot be
+    // read from the package, so every file there counts. systemd 252 and
+    // its tools read the rest of `/usr/local/lib` (a system-wide install's
+    // prefix) as well, as their binaries' search paths show: generators
+    // and presets under `systemd/`, and `tmpfiles.d` (files written as
+    // root at boot), `sysctl.d`, `modules-load.d`, `binfmt.d` (the
+    // interpreter the kernel runs a binary format with), `environment.d`
+    // (the user session's variables) and udev's `rules.d` (commands run as
+    // root on device events).
+    const SYSTEMD_DIRS: &[&str] = &[
+        "share/systemd/user/",
+        "lib/systemd/",
+        "lib/tmpfiles.d/",
+        "lib/sysctl.d/",
+        "lib/modules-load.d/",
+        "lib/binfmt.d/",
+        "lib/environment.d/",
+        "lib/udev/rules.d/",
+    ];
+    if SYSTEMD_DIRS
+        .iter()
+        .any(|dir| p.len() > dir.len() && p.starts_with(dir))
+    {
+        return Some(SYSTEMD_UNIT);
+    }
+    // The session bus runs the `Exec` of a service file in
+    // `~/.local/share/dbus-1/services` when a program asks for the name it
+    // declares and nothing owns it: one for `org.freedesktop.secrets`
+    // ran at the first request for the secret store (dbus-daemon 1.14,
+    // session 45), the name every keyring client asks for with the
+    // passwords. The system bus reads `system-services` the same way.
+    if ["share/dbus-1/services/", "share/dbus-1/system-services/"]
+        .iter()
+        .any(|dir| p.len() > dir.len() && p.starts_with(dir))
+    {
+        return Some(DBUS_SERVICE);
+    }
+    shell_completion(p)
+}
+
+/// What a systemd unit file in the prefix's unit folders does once installed.
+const SYSTEMD_UNIT: &str = "a systemd unit, drop-in, generator or configuration (tmpfiles.d, sysctl.d, binfmt.d, environment.d, udev rules) that systemd runs or applies at every login, boot or device event, beside or in place of the system's own, once installed for the user or the system";
+
+/// What a D-Bus service file in the prefix's service folders does once
+/// installed.
+const DBUS_SERVICE: &str = "a D-Bus service file whose command the bus runs whenever a program asks for the name it declares (the secret store, the notification daemon, ...), once installed for the user or the system";
+
+/// What a script in fish's `vendor_conf.d` does once installed.
+const FISH_CONF: &str =
+    "a script the fish shell runs at every start, once installed for the user or the system";
+
+/// What a fish function file named for another command does once installed.
+const FISH_FUNCTION: &str = "a fish function file that runs in place of a command the system or the environment provides, or of one of fish's own functions (cd, ls, fish_prompt, ...), whenever fish calls it, once installed for the user or the system";
+
+/// Whether a file name (lower case) in fish's `vendor_functions.d` defines
+/// a function over a command the system or the environment provides or
+/// over one of fish's own. fish 3.6 loads `NAME.fish` from the first
+/// folder of its function path that holds it when `NAME` is first
+/// called, a function comes before a command of that name, and the
+/// `vendor_functions.d` of `~/.local/share/fish` (where `pip install
+/// --user` writes a wheel's `share/`) comes before fish's own functions:
+/// `ls.fish`, `sudo.fish`, `cd.fish` and `fish_prompt.fish` installed
+/// there each ran (checked, session 45). A function for the package's
+/// own command is what the folder is for.
+fn fish_function_over(name: &str) -> bool {
+    // fish 3.6's own functions that are not `fish_*` or `__fish_*`.
+    const FISH_OWN: &[&str] = &[
+        "n_",
+        "_validate_int",
+        "__terlar_git_prompt",
+        "abbr",
+        "alias",
+        "cd",
+        "cdh",
+        "contains_seq",
+        "diff",
+        "dirh",
+        "dirs",
+        "down-or-search",
+        "edit_command_buffer",
+        "export",
+        "funced",
+        "funcsave",
+        "grep",
+        "help",
+        "history",
+        "isatty",
+        "la",
+        "ll",
+        "ls",
+        "man",
+        "nextd",
+        "open",
+        "popd",
+        "prevd",
+        "prompt_hostname",
+        "prompt_login",
+        "prompt_pwd",
+        "psub",
+        "pushd",
+        "realpath",
+        "seq",
+        "setenv",
+        "suspend",
+        "trap",
+        "umask",
+        "up-or-search",
+        "vared",
+    ];
+    let Some(function) = name.strip_suffix(".fish").filter(|f| !f.contains('/')) else {
+        return false;
+    };
+    function.starts_with("fish_")
+        || function.starts_with("__fish")
+        || FISH_OWN.contains(&function)
+        || system_command(function)
+        || environment_command(function)
 }
 
 /// What a shell completion script named for a command the system or the
@@ -498,6 +630,14 @@ fn in_site_packages(p: &str, data: &[u8]) -> Option<Placement> {
 /// pip and was allowed (session 43; built by hatchling). Not the
 /// activation scripts (`activate`, `activate.fish`, …), which virtualenv
 /// ships as the templates it writes into new environments.
+///
+/// And for a file under a `share/` or `etc/` folder where a tool or a
+/// shell runs it by itself once the build places that folder in the
+/// prefix ([`runs_from_prefix`]): tomli with flit's `external-data`
+/// holding `share/fish/vendor_conf.d/tomli.fish`,
+/// `etc/jupyter/jupyter_server_config.py`, `etc/ipython/ipython_config.py`
+/// or `etc/conda/activate.d/tomli.sh` was allowed by the shipped gate,
+/// though the wheel flit built from it was not (session 45).
 pub fn startup_or_config_file(path: &str, data: &[u8]) -> Option<&'static str> {
     let lower = path.to_ascii_lowercase();
     let name = lower.rsplit('/').next().unwrap_or(&lower);
@@ -510,23 +650,29 @@ pub fn startup_or_config_file(path: &str, data: &[u8]) -> Option<&'static str> {
     if system_command(name) {
         return Some("a command the system provides (sudo, ssh, git, a shell, ...), once among the environment's commands");
     }
-    // A shell's completion folder as the build would place it
-    // (`extra/share/zsh/site-functions/compinit` under flit's
-    // external-data), or a folder of completions a mapping may place.
-    let under_share = lower
-        .match_indices("share/")
-        .filter(|(at, _)| *at == 0 || lower.as_bytes()[at - 1] == b'/')
-        .find_map(|(at, _)| shell_completion(&lower[at..]));
-    if under_share.is_some() {
-        return under_share;
+    // A place under the prefix where a tool or a shell runs a file, as the
+    // build would place it (`extra/share/zsh/site-functions/compinit` or
+    // `extra/etc/jupyter/jupyter_server_config.py` under flit's
+    // external-data), or a folder of such files a mapping may place.
+    let under_prefix = ["share/", "etc/", "lib/"].iter().find_map(|top| {
+        lower
+            .match_indices(top)
+            .filter(|(at, _)| *at == 0 || lower.as_bytes()[at - 1] == b'/')
+            .find_map(|(at, _)| runs_from_prefix(&lower[at..]))
+    });
+    if under_prefix.is_some() {
+        return under_prefix;
     }
     let folder = lower.rsplit('/').nth(1).unwrap_or("");
-    if matches!(
-        folder,
+    match folder {
         "completions" | "vendor_completions.d" | "site-functions"
-    ) && completes_another_s_command(name)
-    {
-        return Some(SHELL_COMPLETION);
+            if completes_another_s_command(name) =>
+        {
+            return Some(SHELL_COMPLETION)
+        }
+        "vendor_functions.d" if fish_function_over(name) => return Some(FISH_FUNCTION),
+        "vendor_conf.d" if name.ends_with(".fish") => return Some(FISH_CONF),
+        _ => {}
     }
     let module = lower
         .strip_suffix("/__init__.py")
@@ -656,7 +802,7 @@ const MANIFEST_STARTUP: &str = "names a .pth file or a sitecustomize or usercust
 const MANIFEST_SYSTEM_COMMAND: &str = "declares a console script named as a command the system provides (sudo, ssh, git, a shell, ...), which would run in its place wherever the environment's commands come first on the PATH";
 const MANIFEST_SCRIPT_FILE: &str = "installs a script file named as one of the environment's own commands (python, pip, activate), which the build copies among them";
 const MANIFEST_SYSTEM_SCRIPT_FILE: &str = "installs a script file named as a command the system provides (sudo, ssh, git, a shell, ...), which would run in its place wherever the environment's commands come first on the PATH";
-const MANIFEST_ELSEWHERE: &str = "names a place where Jupyter, IPython or fish runs a file at every start (Python configuration in etc/jupyter or etc/ipython, fish's vendor_conf.d) or ipykernel's python3 kernelspec, where a data file installed there would go";
+const MANIFEST_ELSEWHERE: &str = "names a place where conda, Jupyter, IPython, fish, systemd or D-Bus runs a file by itself (conda's activate.d, Python configuration in etc/jupyter or etc/ipython, fish's vendor_conf.d or vendor_functions.d, systemd's unit, generator and configuration folders, udev rules, D-Bus service folders) or ipykernel's python3 kernelspec, where a data file installed there would go";
 
 /// The first line of a package manifest (`setup.py`, `setup.cfg` or
 /// `pyproject.toml`, at any depth) that names one of the environment's
@@ -753,10 +899,21 @@ pub fn in_manifest(code: &Code) -> Option<(usize, &'static str)> {
             "etc/jupyter",
             "etc/ipython",
             "vendor_conf.d",
+            "vendor_functions.d",
             "kernels/python3",
+            "conda/activate.d",
+            "conda/deactivate.d",
+            "systemd/",
+            "dbus-1/",
+            "udev/rules.d",
+            "tmpfiles.d",
+            "sysctl.d",
+            "modules-load.d",
+            "binfmt.d",
+            "environment.d",
         ],
         &ELSEWHERE,
-        r"\betc/(?:jupyter|ipython)\b.*\.py\b|\bvendor_conf\.d\b|\bkernels/python3\b",
+        r"\betc/(?:jupyter|ipython)\b.*\.py\b|\bvendor_(?:conf|functions)\.d\b|\bkernels/python3\b|\betc/conda/(?:de)?activate\.d\b|\bshare/systemd/user\b|\blib/(?:systemd|udev/rules\.d|tmpfiles\.d|sysctl\.d|modules-load\.d|binfmt\.d|environment\.d)\b|\bshare/dbus-1/(?:system-)?services\b",
         MANIFEST_ELSEWHERE,
     );
     let written_files = if name == "setup.py" {
@@ -1300,6 +1457,28 @@ mod tests {
             "a-1.data/data/etc/ipython/ipython_config.py",
             "a-1.data/data/Etc/Jupyter/nbconfig/x.py",
             "a-1.data/data/share/fish/vendor_conf.d/x.fish",
+            // fish loads these when `ls`, `sudo` or `cd` is called, or
+            // draws its prompt (session 45).
+            "a-1.data/data/share/fish/vendor_functions.d/ls.fish",
+            "a-1.data/data/share/fish/vendor_functions.d/sudo.fish",
+            "a-1.data/data/share/fish/vendor_functions.d/cd.fish",
+            "a-1.data/data/share/fish/vendor_functions.d/fish_prompt.fish",
+            "a-1.data/data/share/fish/vendor_functions.d/__fish_config_interactive.fish",
+            "a-1.data/data/share/fish/vendor_functions.d/pip3.11.fish",
+            // systemd starts these at login or boot in place of the
+            // system's own units of those names, and the session bus runs
+            // the secret store's service (session 45).
+            "a-1.data/data/share/systemd/user/dbus.service",
+            "a-1.data/data/share/systemd/user/default.target.wants/x.service",
+            "a-1.data/data/lib/systemd/system/cron.service",
+            "a-1.data/data/lib/systemd/user/gpg-agent.service.d/override.conf",
+            "a-1.data/data/lib/systemd/system-generators/x",
+            "a-1.data/data/lib/tmpfiles.d/x.conf",
+            "a-1.data/data/lib/udev/rules.d/99-x.rules",
+            "a-1.data/data/lib/binfmt.d/x.conf",
+            "a-1.data/data/lib/environment.d/50-x.conf",
+            "a-1.data/data/share/dbus-1/services/org.freedesktop.secrets.service",
+            "a-1.data/data/share/dbus-1/system-services/org.freedesktop.login1.service",
             // bash-completion, fish and zsh run these on Tab after `ssh`,
             // `git`, `pip`; zsh runs its `compinit` at start.
             "a-1.data/data/share/bash-completion/completions/ssh",
@@ -1325,6 +1504,13 @@ mod tests {
             "etc/jupyter/jupyter_server_config.py",
             "a-1.data/purelib/etc/jupyter/x.py",
             "share/fish/vendor_conf.d/x.fish",
+            "a-1.data/data/share/fish/vendor_functions.d/mytool.fish",
+            "a-1.data/data/share/fish/vendor_functions.d/ls",
+            "a-1.data/data/share/systemd/x.service",
+            "a-1.data/data/lib/udev/x.rules",
+            "a-1.data/data/lib/x/tmpfiles.d/x.conf",
+            "a-1.data/data/share/dbus-1/interfaces/org.x.xml",
+            "a-1.data/purelib/share/systemd/user/dbus.service",
         ] {
             assert!(!runs(path, ""), "{path}");
         }
@@ -1615,6 +1801,44 @@ mod tests {
                 2,
                 MANIFEST_ELSEWHERE,
             ),
+            // conda's activation, fish's functions, systemd's units and
+            // D-Bus services (session 45).
+            (
+                "x-1/setup.py",
+                "setup(\n    data_files=[('etc/conda/activate.d', ['x.sh'])],\n)\n",
+                2,
+                MANIFEST_ELSEWHERE,
+            ),
+            (
+                "x-1/setup.cfg",
+                "[options.data_files]\nshare/fish/vendor_functions.d = ls.fish\n",
+                2,
+                MANIFEST_ELSEWHERE,
+            ),
+            (
+                "x-1/pyproject.toml",
+                "[tool.setuptools.data-files]\n\"share/systemd/user\" = [\"dbus.service\"]\n",
+                2,
+                MANIFEST_ELSEWHERE,
+            ),
+            (
+                "x-1/setup.cfg",
+                "[options.data_files]\nlib/udev/rules.d = 99-x.rules\n",
+                2,
+                MANIFEST_ELSEWHERE,
+            ),
+            (
+                "x-1/pyproject.toml",
+                "[tool.setuptools.data-files]\n\"lib/tmpfiles.d\" = [\"x.conf\"]\n",
+                2,
+                MANIFEST_ELSEWHERE,
+            ),
+            (
+                "x-1/setup.py",
+                "DATA = [\n    ('share/dbus-1/services', ['org.freedesktop.secrets.service']),\n]\n",
+                2,
+                MANIFEST_ELSEWHERE,
+            ),
             // The first line found decides, whatever kind it is.
             (
                 "x-1/setup.cfg",
@@ -1680,6 +1904,22 @@ mod tests {
             ("x-1/extra/share/fish/vendor_completions.d/ssh.fish", b""),
             ("x-1/extra/share/zsh/site-functions/_sudo", b""),
             ("x-1/extra/share/zsh/site-functions/compinit", b""),
+            // Where conda, Jupyter, IPython and fish run a file by itself
+            // (session 45).
+            ("x-1/extra/share/fish/vendor_conf.d/x.fish", b""),
+            ("x-1/extra/share/fish/vendor_functions.d/ls.fish", b""),
+            ("x-1/vendor_functions.d/fish_prompt.fish", b""),
+            ("x-1/fish/vendor_conf.d/x.fish", b""),
+            ("x-1/extra/etc/jupyter/jupyter_server_config.py", b""),
+            ("x-1/data/etc/ipython/ipython_config.py", b""),
+            ("x-1/etc/conda/activate.d/x.sh", b""),
+            ("x-1/extra/share/systemd/user/dbus.service", b""),
+            ("x-1/data/lib/systemd/system/ssh.service.d/x.conf", b""),
+            ("x-1/lib/udev/rules.d/99-x.rules", b""),
+            (
+                "x-1/extra/share/dbus-1/services/org.freedesktop.secrets.service",
+                b"",
+            ),
         ] {
             assert!(startup_or_config_file(path, data).is_some(), "{path}");
         }
@@ -1698,6 +1938,12 @@ mod tests {
             ),
             ("x-1/bin/pip-tools", b""),
             ("x-1/x/pip.py", b""),
+            ("x-1/extra/share/fish/vendor_functions.d/x-1.fish", b""),
+            ("x-1/extra/etc/jupyter/jupyter_server_config.d/x.json", b""),
+            ("x-1/fish/vendor_conf.d/README", b""),
+            ("x-1/etc/conda/x.sh", b""),
+            ("x-1/lib/x/__init__.py", b"import x\n"),
+            ("x-1/lib/systemd.py", b""),
         ] {
             assert_eq!(startup_or_config_file(path, data), None, "{path}");
         }
@@ -1961,6 +2207,12 @@ mod tests {
             (
                 "jupyterlab-4/pyproject.toml",
                 "[tool.hatch.build.targets.wheel.shared-data]\n\"jupyter-config/jupyter_server_config.d\" = \"etc/jupyter/jupyter_server_config.d\"\n\"kernel\" = \"share/jupyter/kernels/x\"\n",
+            ),
+            // A man page, an icon, and systemd and D-Bus words outside
+            // their folders.
+            (
+                "x-1/setup.py",
+                "setup(data_files=[('share/man/man1', ['x.1']), ('share/icons', ['x.png']), ('share/x/tmpfiles.d', ['x.conf'])], keywords=['systemd', 'dbus-1', 'udev/rules.d'])\n",
             ),
             // Names that only look like start-up files.
             (

@@ -1770,7 +1770,7 @@ fn declared_note(found: &[(String, usize, &str)]) -> Option<String> {
     let shown = at_lines_saying(found);
     files_note(&shown, |n, names| {
         format!(
-            "{n} manifest(s) may place files over the environment's own or where Python, Jupyter or a shell runs them by themselves ({names}): setuptools installs data files relative to the environment's folder, a .pth file or sitecustomize module in site-packages (or, on Windows, the environment's folder) runs whenever Python starts, and pip writes a launcher for each console script among its commands; the pre-check alone does not allow it: left to detectors, or review it and allowlist the artifact by sha256"
+            "{n} manifest(s) may place files over the environment's own or where Python, Jupyter, a shell, systemd or D-Bus runs them by themselves ({names}): setuptools installs data files relative to the environment's folder, a .pth file or sitecustomize module in site-packages (or, on Windows, the environment's folder) runs whenever Python starts, and pip writes a launcher for each console script among its commands; the pre-check alone does not allow it: left to detectors, or review it and allowlist the artifact by sha256"
         )
     })
 }

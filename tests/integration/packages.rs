@@ -4288,12 +4288,24 @@ fn a_manifest_that_places_over_the_environment_s_files_is_not_allowed_on_scores_
         (
             "jupyter.tar.gz",
             "    data_files=[(\"etc/jupyter\", [\"tinypkg/jupyter_server_config.py\"])],\n",
-            "names a place where Jupyter, IPython or fish runs a file at every start",
+            "names a place where conda, Jupyter, IPython, fish, systemd or D-Bus runs a file by itself",
         ),
         (
             "kernel.tar.gz",
             "    data_files=[(\"share/jupyter/kernels/python3\", [\"tinypkg/kernel.json\"])],\n",
-            "names a place where Jupyter, IPython or fish runs a file at every start",
+            "names a place where conda, Jupyter, IPython, fish, systemd or D-Bus runs a file by itself",
+        ),
+        // Session 45: a systemd user unit and a D-Bus service, which run
+        // at login or when a program asks for the name.
+        (
+            "systemd.tar.gz",
+            "    data_files=[(\"share/systemd/user\", [\"tinypkg/dbus.service\"])],\n",
+            "names a place where conda, Jupyter, IPython, fish, systemd or D-Bus runs a file by itself",
+        ),
+        (
+            "dbus.tar.gz",
+            "    data_files=[(\"share/dbus-1/services\", [\"tinypkg/org.freedesktop.secrets.service\"])],\n",
+            "names a place where conda, Jupyter, IPython, fish, systemd or D-Bus runs a file by itself",
         ),
     ] {
         let p = tinypkg_sdist(&c, name, extra, &[("tinypkg-1.0/tinypkg/pip.conf", conf)]);
@@ -4422,7 +4434,9 @@ fn placements_written_as_setuptools_reads_them_are_found() {
 /// import line, or a script named `pip`, is inconclusive, naming it, in
 /// the test tree too (session 44: a data mapping places it as readily); a
 /// `.pth` of paths only, or a script of the package's own name, is
-/// allowed.
+/// allowed. A fish function over `sudo` and a systemd user unit in the
+/// external-data folder are inconclusive too (session 45); a fish
+/// function for the package's own command is allowed.
 #[test]
 fn a_source_package_that_ships_a_startup_file_is_not_cleared() {
     let c = Canary::new();
@@ -4452,6 +4466,27 @@ fn a_source_package_that_ships_a_startup_file_is_not_cleared() {
         // A folder Hatch's shared-scripts maps among the commands.
         ("pip.tar.gz", "tinypkg-1.0/tools/pip", script, Some(command)),
         ("own.tar.gz", "tinypkg-1.0/tools/tinypkg", script, None),
+        // Where fish and systemd run a file by themselves once the
+        // external-data folder is in the prefix (session 45), and a fish
+        // function for the package's own command.
+        (
+            "fish.tar.gz",
+            "tinypkg-1.0/extra/share/fish/vendor_functions.d/sudo.fish",
+            b"function sudo\n  command sudo $argv\nend\n",
+            Some("a fish function file that runs in place of a command the system or the environment provides"),
+        ),
+        (
+            "fish-own.tar.gz",
+            "tinypkg-1.0/extra/share/fish/vendor_functions.d/tinypkg.fish",
+            b"function tinypkg\n  command tinypkg $argv\nend\n",
+            None,
+        ),
+        (
+            "systemd.tar.gz",
+            "tinypkg-1.0/extra/share/systemd/user/dbus.service",
+            b"[Service]\nExecStart=/usr/bin/tinypkg\n",
+            Some("a systemd unit, drop-in, generator or configuration"),
+        ),
     ] {
         let p = tinypkg_sdist(
             &c,
