@@ -263,6 +263,20 @@ fn ini_scripts(text: &str) -> Vec<(String, String, usize)> {
 const CONDA_CONFIG: &str =
     "conda's configuration for the environment, which names the channels later installs there take packages from";
 
+/// What a path (lower case) under the prefix is to conda when it is
+/// conda's record of the environment: `conda-meta/` (the installed
+/// packages' records, and `state`, whose `env_vars` every activation
+/// exports) or `etc/conda/env_vars.d/` (variables a package sets at every
+/// activation), as conda's and mamba's sources name them
+/// (`PREFIX_STATE_FILE`, `PACKAGE_ENV_VARS_DIR`). A variable set there
+/// (`LD_PRELOAD`, `PYTHONSTARTUP`, `PIP_INDEX_URL`) runs or fetches code
+/// the text does not hold.
+fn conda_environment(p: &str) -> Option<&'static str> {
+    (p.starts_with("conda-meta/") || p.starts_with("etc/conda/env_vars.d/")).then_some(
+        "conda's record of the environment, whose packages it lists and whose variables every activation sets",
+    )
+}
+
 /// A path (lower case) under the environment's prefix.
 fn in_prefix(p: &str, data: &[u8]) -> Option<Placement> {
     match p {
@@ -285,6 +299,9 @@ fn in_prefix(p: &str, data: &[u8]) -> Option<Placement> {
     }
     if p.starts_with("condarc.d/") {
         return Some(Placement::Replaces(CONDA_CONFIG));
+    }
+    if let Some(what) = conda_environment(p) {
+        return Some(Placement::Replaces(what));
     }
     if let Some(name) = p
         .strip_prefix("bin/")
@@ -663,6 +680,17 @@ pub fn startup_or_config_file(path: &str, data: &[u8]) -> Option<&'static str> {
     if under_prefix.is_some() {
         return under_prefix;
     }
+    let conda = ["conda-meta/", "etc/conda/env_vars.d/"]
+        .iter()
+        .find_map(|top| {
+            lower
+                .match_indices(top)
+                .filter(|(at, _)| *at == 0 || lower.as_bytes()[at - 1] == b'/')
+                .find_map(|(at, _)| conda_environment(&lower[at..]))
+        });
+    if conda.is_some() {
+        return conda;
+    }
     let folder = lower.rsplit('/').nth(1).unwrap_or("");
     match folder {
         "completions" | "vendor_completions.d" | "site-functions"
@@ -802,7 +830,7 @@ const MANIFEST_STARTUP: &str = "names a .pth file or a sitecustomize or usercust
 const MANIFEST_SYSTEM_COMMAND: &str = "declares a console script named as a command the system provides (sudo, ssh, git, a shell, ...), which would run in its place wherever the environment's commands come first on the PATH";
 const MANIFEST_SCRIPT_FILE: &str = "installs a script file named as one of the environment's own commands (python, pip, activate), which the build copies among them";
 const MANIFEST_SYSTEM_SCRIPT_FILE: &str = "installs a script file named as a command the system provides (sudo, ssh, git, a shell, ...), which would run in its place wherever the environment's commands come first on the PATH";
-const MANIFEST_ELSEWHERE: &str = "names a place where conda, Jupyter, IPython, fish, systemd or D-Bus runs a file by itself (conda's activate.d, Python configuration in etc/jupyter or etc/ipython, fish's vendor_conf.d or vendor_functions.d, systemd's unit, generator and configuration folders, udev rules, D-Bus service folders) or ipykernel's python3 kernelspec, where a data file installed there would go";
+const MANIFEST_ELSEWHERE: &str = "names a place where conda, Jupyter, IPython, fish, systemd or D-Bus runs a file by itself (conda's activate.d, env_vars.d and conda-meta, Python configuration in etc/jupyter or etc/ipython, fish's vendor_conf.d or vendor_functions.d, systemd's unit, generator and configuration folders, udev rules, D-Bus service folders) or ipykernel's python3 kernelspec, where a data file installed there would go";
 
 /// The first line of a package manifest (`setup.py`, `setup.cfg` or
 /// `pyproject.toml`, at any depth) that names one of the environment's
@@ -903,6 +931,8 @@ pub fn in_manifest(code: &Code) -> Option<(usize, &'static str)> {
             "kernels/python3",
             "conda/activate.d",
             "conda/deactivate.d",
+            "conda/env_vars.d",
+            "conda-meta",
             "systemd/",
             "dbus-1/",
             "udev/rules.d",
@@ -913,7 +943,7 @@ pub fn in_manifest(code: &Code) -> Option<(usize, &'static str)> {
             "environment.d",
         ],
         &ELSEWHERE,
-        r"\betc/(?:jupyter|ipython)\b.*\.py\b|\bvendor_(?:conf|functions)\.d\b|\bkernels/python3\b|\betc/conda/(?:de)?activate\.d\b|\bshare/systemd/user\b|\blib/(?:systemd|udev/rules\.d|tmpfiles\.d|sysctl\.d|modules-load\.d|binfmt\.d|environment\.d)\b|\bshare/dbus-1/(?:system-)?services\b",
+        r"\betc/(?:jupyter|ipython)\b.*\.py\b|\bvendor_(?:conf|functions)\.d\b|\bkernels/python3\b|\betc/conda/(?:(?:de)?activate|env_vars)\.d\b|\bconda-meta\b|\bshare/systemd/user\b|\blib/(?:systemd|udev/rules\.d|tmpfiles\.d|sysctl\.d|modules-load\.d|binfmt\.d|environment\.d)\b|\bshare/dbus-1/(?:system-)?services\b",
         MANIFEST_ELSEWHERE,
     );
     let written_files = if name == "setup.py" {
@@ -1403,6 +1433,11 @@ mod tests {
             "a-1.data/data/bin/activate",
             "a-1.data/data/bin/python",
             "a-1.data/data/Scripts/pip.exe",
+            // conda's records and the variables its activation sets, as
+            // conda and mamba name them (session 45).
+            "a-1.data/data/conda-meta/state",
+            "a-1.data/data/conda-meta/x-1-0.json",
+            "a-1.data/data/etc/conda/env_vars.d/x.json",
         ] {
             assert!(replaces(path), "{path}");
         }
@@ -1427,6 +1462,8 @@ mod tests {
             "a-1.data/scripts/git-filter-repo",
             "a-1.data/scripts/sudoku",
             "a-1/sudo",
+            "a-1.data/purelib/conda-meta/state",
+            "a-1.data/data/etc/conda/x.json",
         ] {
             assert_eq!(in_wheel(path, b""), None, "{path}");
         }
@@ -1811,6 +1848,12 @@ mod tests {
             ),
             (
                 "x-1/setup.cfg",
+                "[metadata]\nname = x\n[options.data_files]\nconda-meta = state\n",
+                4,
+                MANIFEST_ELSEWHERE,
+            ),
+            (
+                "x-1/setup.cfg",
                 "[options.data_files]\nshare/fish/vendor_functions.d = ls.fish\n",
                 2,
                 MANIFEST_ELSEWHERE,
@@ -1916,6 +1959,8 @@ mod tests {
             ("x-1/extra/share/systemd/user/dbus.service", b""),
             ("x-1/data/lib/systemd/system/ssh.service.d/x.conf", b""),
             ("x-1/lib/udev/rules.d/99-x.rules", b""),
+            ("x-1/extra/conda-meta/state", b"{\"env_vars\": {}}"),
+            ("x-1/extra/etc/conda/env_vars.d/x.json", b"{}"),
             (
                 "x-1/extra/share/dbus-1/services/org.freedesktop.secrets.service",
                 b"",
