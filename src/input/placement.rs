@@ -531,15 +531,30 @@ fn completes_another_s_command(name: &str) -> bool {
 }
 
 /// A path (lower case) under the prefix as a path under site-packages,
-/// when it is one: `lib/python3.12/site-packages/…` (POSIX) or
-/// `lib/site-packages/…` (Windows' `Lib`).
+/// when it is one: `lib/python3.12/site-packages/…` (POSIX),
+/// `lib/site-packages/…` (Windows' `Lib`), or Debian's and Ubuntu's
+/// `lib/python3.11/dist-packages/…` and `lib/python3/dist-packages/…`.
+/// Debian's Python reads `/usr/local/lib/python3.11/dist-packages` as a
+/// site folder (`site.getsitepackages()`), and its pip, installing as root,
+/// writes a wheel's `data` files under `/usr/local`: a `.pth` file at
+/// `NAME.data/data/lib/python3.11/dist-packages/` landed there (pip 23.0.1
+/// with `--root`, session 45), where Python runs its import lines at
+/// every start. `lib64/` is `lib/` too: Python's `venv` makes `lib64` a
+/// link to `lib` on 64-bit Linux, so `NAME.data/data/lib64/python3.11/
+/// site-packages/x.pth` landed in the environment's site-packages and ran
+/// (pip in a venv of Python 3.11, session 45; the shipped gate allowed
+/// it), and Fedora's platlib is `lib64/python3.X/site-packages`.
 fn site_packages_in_prefix(p: &str) -> Option<&str> {
-    let rest = p.strip_prefix("lib/")?;
+    let rest = p
+        .strip_prefix("lib/")
+        .or_else(|| p.strip_prefix("lib64/"))?;
     if let Some(rest) = rest.strip_prefix("site-packages/") {
         return Some(rest);
     }
     let (dir, rest) = rest.split_once('/')?;
-    let rest = rest.strip_prefix("site-packages/")?;
+    let rest = rest
+        .strip_prefix("site-packages/")
+        .or_else(|| rest.strip_prefix("dist-packages/"))?;
     dir.starts_with("python").then_some(rest)
 }
 
@@ -1477,6 +1492,9 @@ mod tests {
             "a-1.data/purelib/hook.pth",
             "a-1.data/data/lib/python3.12/site-packages/hook.pth",
             "a-1.data/data/Lib/site-packages/hook.pth",
+            "a-1.data/data/lib/python3.11/dist-packages/hook.pth",
+            "a-1.data/data/lib/python3/dist-packages/hook.pth",
+            "a-1.data/data/lib64/python3.11/site-packages/hook.pth",
         ] {
             assert!(runs(path, import), "{path}");
         }
@@ -2157,6 +2175,8 @@ mod tests {
             "a-1.data/purelib/certifi/cacert.pem",
             "a-1.data/data/lib/python3.12/site-packages/certifi/cacert.pem",
             "a-1.data/data/Lib/site-packages/certifi/core.py",
+            "a-1.data/data/lib/python3.11/dist-packages/certifi/cacert.pem",
+            "a-1.data/data/lib64/python3.12/site-packages/certifi/core.py",
         ] {
             assert_eq!(owner_of(path).map(|o| o.0), Some("certifi"), "{path}");
         }
