@@ -328,10 +328,21 @@ fn runs_from_prefix(p: &str) -> Option<&'static str> {
     }
     // Jupyter and IPython read the environment's `etc/jupyter` and
     // `etc/ipython` at every start, and a `*.py` there is configuration
-    // they run as Python (packages enable their extensions with JSON in
-    // the `*.d` folders instead).
-    if (p.starts_with("etc/jupyter/") || p.starts_with("etc/ipython/")) && p.ends_with(".py") {
-        return Some("a configuration file Jupyter or IPython runs as Python at every start");
+    // they run as Python. A `*.json` in the folder itself is their whole
+    // configuration too, which names code and commands they run: IPython
+    // ran `InteractiveShellApp.exec_lines` from `etc/ipython/
+    // ipython_config.json`, and Jupyter Server the `ServerApp.browser`
+    // command of `etc/jupyter/jupyter_server_config.json` as it started
+    // (IPython 9, jupyter_server 2, session 45). Packages enable their
+    // extensions with JSON in the `*.d` folders instead, which Jupyter
+    // reads only for the extensions' names.
+    if let Some(rest) = p
+        .strip_prefix("etc/jupyter/")
+        .or_else(|| p.strip_prefix("etc/ipython/"))
+    {
+        if rest.ends_with(".py") || (rest.ends_with(".json") && !rest.contains('/')) {
+            return Some("a configuration file Jupyter or IPython runs as Python, or reads for the code and commands it runs (IPython's exec_lines, Jupyter's browser command), at every start");
+        }
     }
     // fish sources every `vendor_conf.d` script of the `share/` folders it
     // reads (the user's and the system's, which a `--user` or system-wide
@@ -958,7 +969,7 @@ pub fn in_manifest(code: &Code) -> Option<(usize, &'static str)> {
             "environment.d",
         ],
         &ELSEWHERE,
-        r"\betc/(?:jupyter|ipython)\b.*\.py\b|\bvendor_(?:conf|functions)\.d\b|\bkernels/python3\b|\betc/conda/(?:(?:de)?activate|env_vars)\.d\b|\bconda-meta\b|\bshare/systemd/user\b|\blib/(?:systemd|udev/rules\.d|tmpfiles\.d|sysctl\.d|modules-load\.d|binfmt\.d|environment\.d)\b|\bshare/dbus-1/(?:system-)?services\b",
+        r#"\betc/(?:jupyter|ipython)\b.*\.py\b|\betc/(?:jupyter|ipython)(?:['"]?\s*[,=:][^\n]*|/[^/\s'"]+)\.json\b|\bvendor_(?:conf|functions)\.d\b|\bkernels/python3\b|\betc/conda/(?:(?:de)?activate|env_vars)\.d\b|\bconda-meta\b|\bshare/systemd/user\b|\blib/(?:systemd|udev/rules\.d|tmpfiles\.d|sysctl\.d|modules-load\.d|binfmt\.d|environment\.d)\b|\bshare/dbus-1/(?:system-)?services\b"#,
         MANIFEST_ELSEWHERE,
     );
     let written_files = if name == "setup.py" {
@@ -1511,6 +1522,8 @@ mod tests {
             "a-1.data/data/etc/jupyter/jupyter_server_config.py",
             "a-1.data/data/etc/ipython/ipython_config.py",
             "a-1.data/data/Etc/Jupyter/nbconfig/x.py",
+            "a-1.data/data/etc/ipython/ipython_config.json",
+            "a-1.data/data/etc/jupyter/jupyter_server_config.json",
             "a-1.data/data/share/fish/vendor_conf.d/x.fish",
             // fish loads these when `ls`, `sudo` or `cd` is called, or
             // draws its prompt (session 45).
@@ -1550,6 +1563,7 @@ mod tests {
         // names outside the environment's folder.
         for path in [
             "a-1.data/data/etc/jupyter/jupyter_server_config.d/x.json",
+            "a-1.data/data/etc/jupyter/nbconfig/notebook.d/x.json",
             "a-1.data/data/share/fish/vendor_completions.d/x.fish",
             "a-1.data/data/share/bash-completion/completions/a",
             "a-1.data/data/share/bash-completion/completions/mytool.bash",
@@ -1868,6 +1882,19 @@ mod tests {
                 "x-1/setup.cfg",
                 "[metadata]\nname = x\n[options.data_files]\nconda-meta = state\n",
                 4,
+                MANIFEST_ELSEWHERE,
+            ),
+            // Jupyter's and IPython's whole configuration as JSON.
+            (
+                "x-1/setup.py",
+                "setup(\n    data_files=[('etc/ipython', ['x/ipython_config.json'])],\n)\n",
+                2,
+                MANIFEST_ELSEWHERE,
+            ),
+            (
+                "x-1/pyproject.toml",
+                "[tool.hatch.build.targets.wheel.shared-data]\n\"x/c.json\" = \"etc/jupyter/jupyter_server_config.json\"\n",
+                2,
                 MANIFEST_ELSEWHERE,
             ),
             (
