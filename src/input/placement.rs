@@ -263,17 +263,29 @@ fn ini_scripts(text: &str) -> Vec<(String, String, usize)> {
 const CONDA_CONFIG: &str =
     "conda's configuration for the environment, which names the channels later installs there take packages from";
 
-/// What a path (lower case) under the prefix is to conda when it is
-/// conda's record of the environment: `conda-meta/` (the installed
-/// packages' records, and `state`, whose `env_vars` every activation
-/// exports) or `etc/conda/env_vars.d/` (variables a package sets at every
-/// activation), as conda's and mamba's sources name them
-/// (`PREFIX_STATE_FILE`, `PACKAGE_ENV_VARS_DIR`). A variable set there
-/// (`LD_PRELOAD`, `PYTHONSTARTUP`, `PIP_INDEX_URL`) runs or fetches code
-/// the text does not hold.
-fn conda_environment(p: &str) -> Option<&'static str> {
-    (p.starts_with("conda-meta/") || p.starts_with("etc/conda/env_vars.d/")).then_some(
-        "conda's record of the environment, whose packages it lists and whose variables every activation sets",
+/// What a path (lower case) under the prefix is when another tool reads
+/// it as its configuration for the prefix:
+///
+/// - conda's record of the environment, `conda-meta/` (the installed
+///   packages' records, and `state`, whose `env_vars` every activation
+///   exports) or `etc/conda/env_vars.d/` (variables a package sets at
+///   every activation), as conda's and mamba's sources name them
+///   (`PREFIX_STATE_FILE`, `PACKAGE_ENV_VARS_DIR`). A variable set there
+///   (`LD_PRELOAD`, `PYTHONSTARTUP`, `PIP_INDEX_URL`) runs or fetches
+///   code the text does not hold.
+/// - npm's global configuration, `etc/npmrc` under npm's prefix: the
+///   prefix a system-wide install shares with Node where both live in
+///   `/usr/local` (the official Node images and tarballs), or a nodeenv
+///   environment. Its `node-options` ran a file in every npm script
+///   (npm 10 with `npm_config_prefix` set to a folder holding
+///   `etc/npmrc`, session 45); its `registry` names where every install
+///   comes from.
+fn configures_prefix(p: &str) -> Option<&'static str> {
+    if p.starts_with("conda-meta/") || p.starts_with("etc/conda/env_vars.d/") {
+        return Some("conda's record of the environment, whose packages it lists and whose variables every activation sets");
+    }
+    (p == "etc/npmrc").then_some(
+        "npm's global configuration where Node shares the prefix, whose registry every install uses and whose node-options every npm script runs with",
     )
 }
 
@@ -300,7 +312,7 @@ fn in_prefix(p: &str, data: &[u8]) -> Option<Placement> {
     if p.starts_with("condarc.d/") {
         return Some(Placement::Replaces(CONDA_CONFIG));
     }
-    if let Some(what) = conda_environment(p) {
+    if let Some(what) = configures_prefix(p) {
         return Some(Placement::Replaces(what));
     }
     if let Some(name) = p
@@ -706,16 +718,14 @@ pub fn startup_or_config_file(path: &str, data: &[u8]) -> Option<&'static str> {
     if under_prefix.is_some() {
         return under_prefix;
     }
-    let conda = ["conda-meta/", "etc/conda/env_vars.d/"]
-        .iter()
-        .find_map(|top| {
-            lower
-                .match_indices(top)
-                .filter(|(at, _)| *at == 0 || lower.as_bytes()[at - 1] == b'/')
-                .find_map(|(at, _)| conda_environment(&lower[at..]))
-        });
-    if conda.is_some() {
-        return conda;
+    let configures = ["conda-meta/", "etc/"].iter().find_map(|top| {
+        lower
+            .match_indices(top)
+            .filter(|(at, _)| *at == 0 || lower.as_bytes()[at - 1] == b'/')
+            .find_map(|(at, _)| configures_prefix(&lower[at..]))
+    });
+    if configures.is_some() {
+        return configures;
     }
     let folder = lower.rsplit('/').nth(1).unwrap_or("");
     match folder {
@@ -849,7 +859,7 @@ pub fn toolchain_command(name: &str) -> bool {
 }
 
 /// What [`in_manifest`] found a manifest line to name.
-const MANIFEST_CONFIG: &str = "names a file that would become an installer's configuration for the environment (pip.conf, pip.ini, pyvenv.cfg, .condarc) if installed as a data file";
+const MANIFEST_CONFIG: &str = "names a file that would become an installer's configuration for the environment (pip.conf, pip.ini, pyvenv.cfg, .condarc, npm's etc/npmrc) if installed as a data file";
 const MANIFEST_COMMAND: &str =
     "declares a console script named as one of the environment's own commands (python, pip, activate)";
 const MANIFEST_STARTUP: &str = "names a .pth file or a sitecustomize or usercustomize module, which Python runs at every start";
@@ -933,9 +943,9 @@ pub fn in_manifest(code: &Code) -> Option<(usize, &'static str)> {
         written.or_else(read).map(|n| (n, what))
     };
     let named = first_line(
-        &["pip.", "pyvenv.cfg", "condarc"],
+        &["pip.", "pyvenv.cfg", "condarc", "npmrc"],
         &CONFIG,
-        r"\b(?:pip\.(?:conf|ini)|pyvenv\.cfg)\b|\bcondarc\b",
+        r#"\b(?:pip\.(?:conf|ini)|pyvenv\.cfg)\b|\bcondarc\b|\betc/npmrc\b|\betc['"]?\s*[,=:][^\n]*[/'"\s,\[]npmrc\b"#,
         MANIFEST_CONFIG,
     );
     let startup = first_line(
@@ -1464,6 +1474,7 @@ mod tests {
             "a-1.data/data/conda-meta/state",
             "a-1.data/data/conda-meta/x-1-0.json",
             "a-1.data/data/etc/conda/env_vars.d/x.json",
+            "a-1.data/data/etc/npmrc",
         ] {
             assert!(replaces(path), "{path}");
         }
@@ -1490,6 +1501,8 @@ mod tests {
             "a-1/sudo",
             "a-1.data/purelib/conda-meta/state",
             "a-1.data/data/etc/conda/x.json",
+            "a-1.data/data/etc/npmrc.d/x",
+            "a-1.data/data/share/npmrc",
         ] {
             assert_eq!(in_wheel(path, b""), None, "{path}");
         }
@@ -1884,6 +1897,19 @@ mod tests {
                 4,
                 MANIFEST_ELSEWHERE,
             ),
+            // npm's global configuration, where Node shares the prefix.
+            (
+                "x-1/setup.py",
+                "setup(\n    data_files=[('etc', ['x/npmrc'])],\n)\n",
+                2,
+                MANIFEST_CONFIG,
+            ),
+            (
+                "x-1/pyproject.toml",
+                "[tool.hatch.build.targets.wheel.shared-data]\n\"x/n\" = \"etc/npmrc\"\n",
+                2,
+                MANIFEST_CONFIG,
+            ),
             // Jupyter's and IPython's whole configuration as JSON.
             (
                 "x-1/setup.py",
@@ -2006,6 +2032,7 @@ mod tests {
             ("x-1/lib/udev/rules.d/99-x.rules", b""),
             ("x-1/extra/conda-meta/state", b"{\"env_vars\": {}}"),
             ("x-1/extra/etc/conda/env_vars.d/x.json", b"{}"),
+            ("x-1/extra/etc/npmrc", b"node-options=--require ./x.js\n"),
             (
                 "x-1/extra/share/dbus-1/services/org.freedesktop.secrets.service",
                 b"",
@@ -2032,6 +2059,8 @@ mod tests {
             ("x-1/extra/etc/jupyter/jupyter_server_config.d/x.json", b""),
             ("x-1/fish/vendor_conf.d/README", b""),
             ("x-1/etc/conda/x.sh", b""),
+            ("x-1/.npmrc", b"engine-strict=true\n"),
+            ("x-1/js/npmrc", b""),
             ("x-1/lib/x/__init__.py", b"import x\n"),
             ("x-1/lib/systemd.py", b""),
         ] {
@@ -2305,6 +2334,15 @@ mod tests {
             (
                 "x-1/setup.py",
                 "setup(data_files=[('share/man/man1', ['x.1']), ('share/icons', ['x.png']), ('share/x/tmpfiles.d', ['x.conf'])], keywords=['systemd', 'dbus-1', 'udev/rules.d'])\n",
+            ),
+            // A JavaScript front end's own `.npmrc`, left out or kept.
+            (
+                "x-1/pyproject.toml",
+                "[tool.hatch.build.targets.sdist]\nexclude = [\".npmrc\", \"etc/x\"]\n[tool.x]\nnpmrc = \"js/.npmrc\"\n",
+            ),
+            (
+                "x-1/setup.py",
+                "setup(data_files=[('etc', ['.npmrc'])])\n",
             ),
             // Names that only look like start-up files.
             (
