@@ -11,7 +11,14 @@
 //! its index from it), replace the environment's `pip` or `python` command,
 //! overwrite another distribution's files ([`owner_of`]: a CA bundle at
 //! `certifi/cacert.pem`), or add a file that Python runs at every start (a
-//! `.pth` file's import lines, `sitecustomize`). The text every reader
+//! `.pth` file's import lines, `sitecustomize`), or a file another program
+//! runs or obeys from the prefix by itself: conda's activation scripts and
+//! records, Jupyter's and IPython's configuration, npm's global `npmrc`,
+//! fish's start-up scripts and functions, shell completions, systemd's
+//! units and udev rules, D-Bus services (`runs_from_prefix`,
+//! `configures_prefix`: a `--user` install writes the prefix's `share/`
+//! into `~/.local/share`, a system-wide one into `/usr/local`, where each
+//! of those programs looks). The text every reader
 //! judges shows such a file
 //! under its archive path and judges what it says, not what it replaces or
 //! when it runs; [`super::render`] turns what this module finds into notes
@@ -280,7 +287,18 @@ const CONDA_CONFIG: &str =
 ///   (npm 10 with `npm_config_prefix` set to a folder holding
 ///   `etc/npmrc`, session 45); its `registry` names where every install
 ///   comes from.
+/// - the desktop's default applications, `share/applications/mimeapps.list`
+///   (or a desktop's `NAME-mimeapps.list`, or the older `defaults.list`):
+///   GLib reads `~/.local/share/applications` among its lists, and with one
+///   there naming a `.desktop` file beside it for `x-scheme-handler/https`,
+///   `gio open https://…` ran that file's command (GLib 2.74, session 45):
+///   every link a desktop program opens.
 fn configures_prefix(p: &str) -> Option<&'static str> {
+    if let Some(name) = p.strip_prefix("share/applications/") {
+        if name == "mimeapps.list" || name.ends_with("-mimeapps.list") || name == "defaults.list" {
+            return Some("the desktop's list of default applications, which picks the program that opens every link or file of a type, once installed for the user or the system");
+        }
+    }
     if p.starts_with("conda-meta/") || p.starts_with("etc/conda/env_vars.d/") {
         return Some("conda's record of the environment, whose packages it lists and whose variables every activation sets");
     }
@@ -688,7 +706,7 @@ fn in_site_packages(p: &str, data: &[u8]) -> Option<Placement> {
 ///
 /// And for a file under a `share/` or `etc/` folder where a tool or a
 /// shell runs it by itself once the build places that folder in the
-/// prefix ([`runs_from_prefix`]): tomli with flit's `external-data`
+/// prefix (`runs_from_prefix`): tomli with flit's `external-data`
 /// holding `share/fish/vendor_conf.d/tomli.fish`,
 /// `etc/jupyter/jupyter_server_config.py`, `etc/ipython/ipython_config.py`
 /// or `etc/conda/activate.d/tomli.sh` was allowed by the shipped gate,
@@ -718,7 +736,7 @@ pub fn startup_or_config_file(path: &str, data: &[u8]) -> Option<&'static str> {
     if under_prefix.is_some() {
         return under_prefix;
     }
-    let configures = ["conda-meta/", "etc/"].iter().find_map(|top| {
+    let configures = ["conda-meta/", "etc/", "share/"].iter().find_map(|top| {
         lower
             .match_indices(top)
             .filter(|(at, _)| *at == 0 || lower.as_bytes()[at - 1] == b'/')
@@ -859,7 +877,7 @@ pub fn toolchain_command(name: &str) -> bool {
 }
 
 /// What [`in_manifest`] found a manifest line to name.
-const MANIFEST_CONFIG: &str = "names a file that would become an installer's configuration for the environment (pip.conf, pip.ini, pyvenv.cfg, .condarc, npm's etc/npmrc) if installed as a data file";
+const MANIFEST_CONFIG: &str = "names a file that would become an installer's configuration for the environment (pip.conf, pip.ini, pyvenv.cfg, .condarc, npm's etc/npmrc) or the desktop's default applications (mimeapps.list) if installed as a data file";
 const MANIFEST_COMMAND: &str =
     "declares a console script named as one of the environment's own commands (python, pip, activate)";
 const MANIFEST_STARTUP: &str = "names a .pth file or a sitecustomize or usercustomize module, which Python runs at every start";
@@ -943,9 +961,16 @@ pub fn in_manifest(code: &Code) -> Option<(usize, &'static str)> {
         written.or_else(read).map(|n| (n, what))
     };
     let named = first_line(
-        &["pip.", "pyvenv.cfg", "condarc", "npmrc"],
+        &[
+            "pip.",
+            "pyvenv.cfg",
+            "condarc",
+            "npmrc",
+            "mimeapps",
+            "defaults.list",
+        ],
         &CONFIG,
-        r#"\b(?:pip\.(?:conf|ini)|pyvenv\.cfg)\b|\bcondarc\b|\betc/npmrc\b|\betc['"]?\s*[,=:][^\n]*[/'"\s,\[]npmrc\b"#,
+        r#"\b(?:pip\.(?:conf|ini)|pyvenv\.cfg)\b|\bcondarc\b|\betc/npmrc\b|\betc['"]?\s*[,=:][^\n]*[/'"\s,\[]npmrc\b|\bmimeapps\.list\b|\bshare/applications\b[^\n]*\bdefaults\.list\b"#,
         MANIFEST_CONFIG,
     );
     let startup = first_line(
@@ -1475,6 +1500,9 @@ mod tests {
             "a-1.data/data/conda-meta/x-1-0.json",
             "a-1.data/data/etc/conda/env_vars.d/x.json",
             "a-1.data/data/etc/npmrc",
+            "a-1.data/data/share/applications/mimeapps.list",
+            "a-1.data/data/share/applications/gnome-mimeapps.list",
+            "a-1.data/data/share/applications/defaults.list",
         ] {
             assert!(replaces(path), "{path}");
         }
@@ -1503,6 +1531,8 @@ mod tests {
             "a-1.data/data/etc/conda/x.json",
             "a-1.data/data/etc/npmrc.d/x",
             "a-1.data/data/share/npmrc",
+            "a-1.data/data/share/applications/x.desktop",
+            "a-1.data/data/share/mimeapps.list",
         ] {
             assert_eq!(in_wheel(path, b""), None, "{path}");
         }
@@ -1910,6 +1940,13 @@ mod tests {
                 2,
                 MANIFEST_CONFIG,
             ),
+            // The desktop's default applications.
+            (
+                "x-1/setup.cfg",
+                "[options.data_files]\nshare/applications = x/mimeapps.list\n",
+                2,
+                MANIFEST_CONFIG,
+            ),
             // Jupyter's and IPython's whole configuration as JSON.
             (
                 "x-1/setup.py",
@@ -2034,6 +2071,10 @@ mod tests {
             ("x-1/extra/etc/conda/env_vars.d/x.json", b"{}"),
             ("x-1/extra/etc/npmrc", b"node-options=--require ./x.js\n"),
             (
+                "x-1/extra/share/applications/mimeapps.list",
+                b"[Default Applications]\n",
+            ),
+            (
                 "x-1/extra/share/dbus-1/services/org.freedesktop.secrets.service",
                 b"",
             ),
@@ -2061,6 +2102,7 @@ mod tests {
             ("x-1/etc/conda/x.sh", b""),
             ("x-1/.npmrc", b"engine-strict=true\n"),
             ("x-1/js/npmrc", b""),
+            ("x-1/share/applications/x.desktop", b"[Desktop Entry]\n"),
             ("x-1/lib/x/__init__.py", b"import x\n"),
             ("x-1/lib/systemd.py", b""),
         ] {
