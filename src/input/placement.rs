@@ -767,11 +767,48 @@ pub fn startup_or_config_file(path: &str, data: &[u8]) -> Option<&'static str> {
         "pip.conf" | "pip.ini" | "pyvenv.cfg" | ".condarc" | "condarc" => Some(
             "an installer's or the environment's configuration, once in the environment's folder",
         ),
+        // Names no package's own file has, which a folder mapping (Hatch's
+        // `"desktop" = "share/applications"`, `"conf" = "etc"`) places
+        // where they take effect without the manifest naming them.
+        "npmrc" => Some("npm's global configuration, once in the prefix's etc folder"),
+        n if n == "mimeapps.list" || n.ends_with("-mimeapps.list") => Some(
+            "the desktop's list of default applications, once in the prefix's share/applications folder",
+        ),
+        n if jupyter_or_ipython_config(n) => Some(
+            "configuration Jupyter or IPython runs or obeys at every start, once in the prefix's etc/jupyter or etc/ipython folder",
+        ),
         n if n.ends_with(".pth") && pth_runs_code(data) => {
             Some("a .pth file whose import lines Python runs at every start, once in site-packages")
         }
         _ => None,
     }
+}
+
+/// Whether a file name (lower case) is one Jupyter's or IPython's
+/// applications load as their configuration from `etc/jupyter` or
+/// `etc/ipython` (`jupyter_config`, `jupyter_server_config`,
+/// `ipython_config`, ... as `.py` or `.json`; not JupyterLite's
+/// `jupyter_lite_config.json`, which its build reads).
+fn jupyter_or_ipython_config(name: &str) -> bool {
+    let Some(stem) = name
+        .strip_suffix(".py")
+        .or_else(|| name.strip_suffix(".json"))
+    else {
+        return false;
+    };
+    matches!(
+        stem,
+        "jupyter_config"
+            | "jupyter_server_config"
+            | "jupyter_notebook_config"
+            | "jupyter_lab_config"
+            | "jupyter_nbclassic_config"
+            | "jupyter_nbconvert_config"
+            | "jupyter_console_config"
+            | "jupyter_qtconsole_config"
+            | "ipython_config"
+            | "ipython_kernel_config"
+    )
 }
 
 /// Whether a `.pth` file holds a line Python's `site` module runs: one that
@@ -2071,6 +2108,13 @@ mod tests {
             ("x-1/extra/etc/conda/env_vars.d/x.json", b"{}"),
             ("x-1/extra/etc/npmrc", b"node-options=--require ./x.js\n"),
             (
+                "x-1/desktop/gnome-mimeapps.list",
+                b"[Default Applications]\n",
+            ),
+            ("x-1/conf/npmrc", b"registry=https://x/\n"),
+            ("x-1/cfg/ipython_config.json", b"{}"),
+            ("x-1/cfg/jupyter_server_config.py", b"c = get_config()\n"),
+            (
                 "x-1/extra/share/applications/mimeapps.list",
                 b"[Default Applications]\n",
             ),
@@ -2101,7 +2145,9 @@ mod tests {
             ("x-1/fish/vendor_conf.d/README", b""),
             ("x-1/etc/conda/x.sh", b""),
             ("x-1/.npmrc", b"engine-strict=true\n"),
-            ("x-1/js/npmrc", b""),
+            ("x-1/js/npmrc.md", b""),
+            ("x-1/doc/jupyter_lite_config.json", b"{}"),
+            ("x-1/x/ipython_config_helper.py", b""),
             ("x-1/share/applications/x.desktop", b"[Desktop Entry]\n"),
             ("x-1/lib/x/__init__.py", b"import x\n"),
             ("x-1/lib/systemd.py", b""),
