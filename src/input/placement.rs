@@ -571,6 +571,18 @@ fn completes_another_s_command(name: &str) -> bool {
     !cmd.contains('/') && (system_command(cmd) || environment_command(cmd))
 }
 
+/// Whether a file name (lower case) is a shell's completion script for a
+/// command the system provides, by the shells' own naming (`git.bash`,
+/// `git.fish`, `_git`); the bare name is a command of its own
+/// ([`startup_or_config_file`]).
+fn completes_system_command(name: &str) -> bool {
+    let cmd = name
+        .strip_suffix(".bash")
+        .or_else(|| name.strip_suffix(".fish"))
+        .or_else(|| name.strip_prefix('_'));
+    cmd.is_some_and(system_command)
+}
+
 /// A path (lower case) under the prefix as a path under site-packages,
 /// when it is one: `lib/python3.12/site-packages/…` (POSIX),
 /// `lib/site-packages/…` (Windows' `Lib`), or Debian's and Ubuntu's
@@ -755,6 +767,20 @@ pub fn startup_or_config_file(path: &str, data: &[u8]) -> Option<&'static str> {
         "vendor_functions.d" if fish_function_over(name) => return Some(FISH_FUNCTION),
         "vendor_conf.d" if name.ends_with(".fish") => return Some(FISH_CONF),
         _ => {}
+    }
+    // A completion for a system's command, or one of zsh's start-up
+    // functions, wherever it lies: a folder mapping (Hatch's `"comp" =
+    // "share/bash-completion/completions"`) places it without the
+    // manifest naming the file. Not the environment's commands here:
+    // pluggy's `downstream/recipes/conda.bash` is a script of its own.
+    if completes_system_command(name) {
+        return Some(SHELL_COMPLETION);
+    }
+    if matches!(
+        name,
+        "compinit" | "compaudit" | "bashcompinit" | "promptinit"
+    ) {
+        return Some(ZSH_FUNCTION);
     }
     let module = lower
         .strip_suffix("/__init__.py")
@@ -2113,6 +2139,12 @@ mod tests {
             ),
             ("x-1/conf/npmrc", b"registry=https://x/\n"),
             ("x-1/cfg/ipython_config.json", b"{}"),
+            ("x-1/comp/git.bash", b""),
+            ("x-1/zsh/_ssh", b""),
+            ("x-1/zsh/compinit", b""),
+            // Named so in the docs too (until session 45 these were left
+            // alone outside a completions folder).
+            ("x-1/docs/git.bash", b""),
             ("x-1/cfg/jupyter_server_config.py", b"c = get_config()\n"),
             (
                 "x-1/extra/share/applications/mimeapps.list",
@@ -2130,8 +2162,6 @@ mod tests {
             ("x-1/models/resnet.pth", b"PK\x03\x04\x00import x"),
             ("x-1/tests/data/paths.pth", b"../src\n"),
             ("x-1/completions/x-1.bash", b""),
-            ("x-1/zsh/compinit", b""),
-            ("x-1/docs/git.bash", b""),
             ("x-1/x/customize.py", b"import x\n"),
             ("x-1/conf/pip.conf.example", b"[global]\n"),
             (
@@ -2147,6 +2177,8 @@ mod tests {
             ("x-1/.npmrc", b"engine-strict=true\n"),
             ("x-1/js/npmrc.md", b""),
             ("x-1/doc/jupyter_lite_config.json", b"{}"),
+            ("x-1/downstream/recipes/conda.bash", b"conda create -n x\n"),
+            ("x-1/x/_git.py", b""),
             ("x-1/x/ipython_config_helper.py", b""),
             ("x-1/share/applications/x.desktop", b"[Desktop Entry]\n"),
             ("x-1/lib/x/__init__.py", b"import x\n"),
