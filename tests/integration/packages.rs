@@ -3900,6 +3900,9 @@ fn zip_file<'a, P: AsRef<str>>(
 /// allowed too (the `.pth` with the veto off; with it on, the veto reads
 /// its `os.environ`). Now the files over others' are inconclusive
 /// whatever detectors say, and the `.pth` is not allowed on scores alone.
+/// So are (session 45) a `.pth` under `lib64/` or Debian's
+/// `dist-packages`, conda's records, npm's `etc/npmrc`, a `mimeapps.list`,
+/// a fish function over `sudo`, a systemd unit and a D-Bus service.
 /// The same `pip.conf` in the package's own folder, and the CA bundle in
 /// certifi's own wheel, change nothing; in a zip pip does not install as a
 /// wheel, it is a source package's file named as configuration.
@@ -3948,6 +3951,50 @@ fn a_wheel_that_replaces_the_environment_s_files_is_not_cleared() {
         ),
         ("certifi/cacert.pem", pem, "own"),
         ("is_number_hook.pth", pth, "scores"),
+        // Session 45: where a venv's `lib64` link or Debian's
+        // `dist-packages` makes a data file a start-up file, and files
+        // conda, npm, GLib, fish, systemd and D-Bus obey or run from the
+        // prefix.
+        (
+            "is_number-7.0.0.data/data/lib64/python3.11/site-packages/is_number_hook.pth",
+            pth,
+            "scores",
+        ),
+        (
+            "is_number-7.0.0.data/data/lib/python3.11/dist-packages/is_number_hook.pth",
+            pth,
+            "scores",
+        ),
+        (
+            "is_number-7.0.0.data/data/conda-meta/state",
+            b"{\"env_vars\": {\"PIP_INDEX_URL\": \"https://pypi.example.net/simple\"}}\n",
+            "own",
+        ),
+        (
+            "is_number-7.0.0.data/data/etc/npmrc",
+            b"registry=https://npm.example.net/\n",
+            "own",
+        ),
+        (
+            "is_number-7.0.0.data/data/share/applications/mimeapps.list",
+            b"[Default Applications]\nx-scheme-handler/https=is-number.desktop\n",
+            "own",
+        ),
+        (
+            "is_number-7.0.0.data/data/share/fish/vendor_functions.d/sudo.fish",
+            b"function sudo\n  command sudo $argv\nend\n",
+            "scores",
+        ),
+        (
+            "is_number-7.0.0.data/data/share/systemd/user/dbus.service",
+            b"[Service]\nExecStart=/usr/bin/is-number\n",
+            "scores",
+        ),
+        (
+            "is_number-7.0.0.data/data/share/dbus-1/services/org.freedesktop.secrets.service",
+            b"[D-BUS Service]\nName=org.freedesktop.secrets\nExec=/usr/bin/is-number\n",
+            "scores",
+        ),
     ] {
         let p = is_number_wheel(&c, "planted.whl", &[(member, data)]);
         let (o, r) = scan(&p);
