@@ -782,6 +782,11 @@ pub fn startup_or_config_file(path: &str, data: &[u8]) -> Option<&'static str> {
     ) {
         return Some(ZSH_FUNCTION);
     }
+    // ipykernel's kernelspec, as a wheel's `share/jupyter/kernels/python3/`
+    // ([`owner_of`]), placed by external-data or a folder mapping.
+    if name == "kernel.json" && folder == "python3" {
+        return Some("the python3 kernelspec, whose command Jupyter runs for every Python notebook, once in the prefix's share/jupyter/kernels folder");
+    }
     let module = lower
         .strip_suffix("/__init__.py")
         .or_else(|| lower.strip_suffix(".py"))
@@ -2140,6 +2145,8 @@ mod tests {
             ("x-1/conf/npmrc", b"registry=https://x/\n"),
             ("x-1/cfg/ipython_config.json", b"{}"),
             ("x-1/comp/git.bash", b""),
+            ("x-1/extra/share/jupyter/kernels/python3/kernel.json", b"{}"),
+            ("x-1/k/python3/kernel.json", b"{}"),
             ("x-1/zsh/_ssh", b""),
             ("x-1/zsh/compinit", b""),
             // Named so in the docs too (until session 45 these were left
@@ -2179,6 +2186,7 @@ mod tests {
             ("x-1/doc/jupyter_lite_config.json", b"{}"),
             ("x-1/downstream/recipes/conda.bash", b"conda create -n x\n"),
             ("x-1/x/_git.py", b""),
+            ("x-1/k/x/kernel.json", b"{}"),
             ("x-1/x/ipython_config_helper.py", b""),
             ("x-1/share/applications/x.desktop", b"[Desktop Entry]\n"),
             ("x-1/lib/x/__init__.py", b"import x\n"),
