@@ -284,7 +284,7 @@ const CONDA_CONFIG: &str =
 ///   prefix a system-wide install shares with Node where both live in
 ///   `/usr/local` (the official Node images and tarballs), or a nodeenv
 ///   environment. Its `node-options` ran a file in every npm script
-///   (npm 10 with `npm_config_prefix` set to a folder holding
+///   (npm 11.19 with `npm_config_prefix` set to a folder holding
 ///   `etc/npmrc`, session 45); its `registry` names where every install
 ///   comes from.
 /// - the desktop's default applications, `share/applications/mimeapps.list`
@@ -363,7 +363,7 @@ fn runs_from_prefix(p: &str) -> Option<&'static str> {
     // ran `InteractiveShellApp.exec_lines` from `etc/ipython/
     // ipython_config.json`, and Jupyter Server the `ServerApp.browser`
     // command of `etc/jupyter/jupyter_server_config.json` as it started
-    // (IPython 9, jupyter_server 2, session 45). Packages enable their
+    // (IPython 9.18, jupyter_server 2.21, session 45). Packages enable their
     // extensions with JSON in the `*.d` folders instead, which Jupyter
     // reads only for the extensions' names.
     if let Some(rest) = p
