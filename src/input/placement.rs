@@ -342,7 +342,92 @@ fn in_prefix(p: &str, data: &[u8]) -> Option<Placement> {
     if let Some(what) = runs_from_prefix(p) {
         return Some(Placement::RunsByItself(what));
     }
+    if standard_library(p) {
+        return Some(Placement::Replaces(STANDARD_LIBRARY));
+    }
     in_site_packages(site_packages_in_prefix(p)?, data)
+}
+
+/// What a file in Python's standard library folder becomes.
+const STANDARD_LIBRARY: &str = "Python's standard library where pip installs into Python's own installation (the official Docker images, pyenv, python.org's installers), whose modules every program imports";
+
+/// Whether a manifest's line (lower case) names Python's standard library
+/// folder under the prefix: `lib/python3.11` itself, or a path in it
+/// that is not `site-packages` or `dist-packages`
+/// ([`standard_library`]).
+fn names_standard_library(line: &[u8]) -> bool {
+    memchr::memmem::find_iter(line, b"lib/python").any(|at| {
+        if at > 0 && (line[at - 1].is_ascii_alphanumeric() || line[at - 1] == b'_') {
+            return false;
+        }
+        let rest = &line[at + b"lib/python".len()..];
+        let digits = rest
+            .iter()
+            .take_while(|b| b.is_ascii_digit() || **b == b'.')
+            .count();
+        if digits == 0 {
+            return false;
+        }
+        let rest = &rest[digits..];
+        let rest = rest.strip_prefix(b"t").unwrap_or(rest);
+        match rest.first() {
+            Some(b'/') => {
+                !rest[1..].starts_with(b"site-packages") && !rest[1..].starts_with(b"dist-packages")
+            }
+            Some(b) => !(b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-'),
+            None => true,
+        }
+    })
+}
+
+/// Whether a path (lower case) under the prefix is in Python's standard
+/// library folder when the prefix is Python's own installation, as it is
+/// for `pip install` outside a virtual environment in the official
+/// Docker images (`/usr/local`), pyenv and python.org's installers: the
+/// data scheme's folder is `sys.prefix`, and the standard library is its
+/// `lib/python3.X/` (`Lib/` and `DLLs/` on Windows). A wheel's
+/// `NAME.data/data/lib/python3.11/json/__init__.py` replaced the
+/// standard library's `json`, and `import json` ran it; a `site.py` there
+/// is what every start runs (pip in a copy of pyenv's Python 3.11,
+/// session 45; the shipped gate allowed both). In a virtual environment
+/// the same files land in a folder Python does not read. site-packages
+/// and Debian's dist-packages are [`site_packages_in_prefix`]'s.
+fn standard_library(p: &str) -> bool {
+    if p.starts_with("dlls/") {
+        return true;
+    }
+    if versioned_standard_library(p) {
+        return true;
+    }
+    let Some(rest) = p.strip_prefix("lib/").or_else(|| p.strip_prefix("lib64/")) else {
+        return false;
+    };
+    // Windows' `Lib/`: a module or package of Python's own there (POSIX's
+    // `lib/python3.X/` is the function above's).
+    !rest.starts_with("site-packages/")
+        && !rest.starts_with("python")
+        && (rest.ends_with(".py") || rest.ends_with(".pyd") || rest.ends_with(".pth"))
+}
+
+/// Whether a path (lower case) under the prefix lies in POSIX Python's
+/// standard library folder, `lib/python3.X/` (`lib64/` too; `python3`, a
+/// free-threaded build's `python3.13t`), outside its `site-packages` and
+/// Debian's `dist-packages`.
+fn versioned_standard_library(p: &str) -> bool {
+    let Some(rest) = p.strip_prefix("lib/").or_else(|| p.strip_prefix("lib64/")) else {
+        return false;
+    };
+    let Some((dir, tail)) = rest.split_once('/') else {
+        return false;
+    };
+    let versioned = dir.strip_prefix("python").is_some_and(|v| {
+        let v = v.strip_suffix('t').unwrap_or(v);
+        !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+    });
+    versioned
+        && !tail.is_empty()
+        && !tail.starts_with("site-packages/")
+        && !tail.starts_with("dist-packages/")
 }
 
 /// What a file at a path (lower case) under the prefix does, when a tool
@@ -757,6 +842,17 @@ pub fn startup_or_config_file(path: &str, data: &[u8]) -> Option<&'static str> {
     if configures.is_some() {
         return configures;
     }
+    // Python's standard library folder as the build would place it
+    // (`extra/lib/python3.11/json/__init__.py` under flit's external-data).
+    let stdlib = ["lib/", "lib64/"].iter().any(|top| {
+        lower
+            .match_indices(top)
+            .filter(|(at, _)| *at == 0 || lower.as_bytes()[at - 1] == b'/')
+            .any(|(at, _)| versioned_standard_library(&lower[at..]))
+    });
+    if stdlib {
+        return Some("a file of Python's standard library, once in the prefix's lib/python3.X folder of Python's own installation");
+    }
     let folder = lower.rsplit('/').nth(1).unwrap_or("");
     match folder {
         "completions" | "vendor_completions.d" | "site-functions"
@@ -952,6 +1048,7 @@ const MANIFEST_STARTUP: &str = "names a .pth file or a sitecustomize or usercust
 const MANIFEST_SYSTEM_COMMAND: &str = "declares a console script named as a command the system provides (sudo, ssh, git, a shell, ...), which would run in its place wherever the environment's commands come first on the PATH";
 const MANIFEST_SCRIPT_FILE: &str = "installs a script file named as one of the environment's own commands (python, pip, activate), which the build copies among them";
 const MANIFEST_SYSTEM_SCRIPT_FILE: &str = "installs a script file named as a command the system provides (sudo, ssh, git, a shell, ...), which would run in its place wherever the environment's commands come first on the PATH";
+const MANIFEST_STDLIB: &str = "names a folder of Python's standard library (lib/python3.X/, not its site-packages), where a data file replaces a module every program imports when pip installs into Python's own installation";
 const MANIFEST_ELSEWHERE: &str = "names a place where conda, Jupyter, IPython, fish, systemd or D-Bus runs a file by itself (conda's activate.d, env_vars.d and conda-meta, Python configuration in etc/jupyter or etc/ipython, fish's vendor_conf.d or vendor_functions.d, systemd's unit, generator and configuration folders, udev rules, D-Bus service folders) or ipykernel's python3 kernelspec, where a data file installed there would go";
 
 /// The first line of a package manifest (`setup.py`, `setup.cfg` or
@@ -1075,6 +1172,16 @@ pub fn in_manifest(code: &Code) -> Option<(usize, &'static str)> {
         r#"\betc/(?:jupyter|ipython)\b.*\.py\b|\betc/(?:jupyter|ipython)(?:['"]?\s*[,=:][^\n]*|/[^/\s'"]+)\.json\b|\bvendor_(?:conf|functions)\.d\b|\bkernels/python3\b|\betc/conda/(?:(?:de)?activate|env_vars)\.d\b|\bconda-meta\b|\bshare/systemd/user\b|\blib/(?:systemd|udev/rules\.d|tmpfiles\.d|sysctl\.d|modules-load\.d|binfmt\.d|environment\.d)\b|\bshare/dbus-1/(?:system-)?services\b"#,
         MANIFEST_ELSEWHERE,
     );
+    // Python's standard library folder (`lib/python3.11/json`), as a line
+    // names it; site-packages and dist-packages are not it.
+    let stdlib = holds(&["lib/python"])
+        .then(|| {
+            lower
+                .split(|&b| b == b'\n')
+                .position(names_standard_library)
+                .map(|i| (i + 1, MANIFEST_STDLIB))
+        })
+        .flatten();
     let written_files = if name == "setup.py" {
         setup_py_script_files(data)
     } else {
@@ -1105,10 +1212,19 @@ pub fn in_manifest(code: &Code) -> Option<(usize, &'static str)> {
     let file = copied(environment_command).map(|(_, at)| (at.line(data), MANIFEST_SCRIPT_FILE));
     let system_file =
         copied(system_command).map(|(_, at)| (at.line(data), MANIFEST_SYSTEM_SCRIPT_FILE));
-    [named, startup, elsewhere, script, system, file, system_file]
-        .into_iter()
-        .flatten()
-        .min()
+    [
+        named,
+        startup,
+        elsewhere,
+        stdlib,
+        script,
+        system,
+        file,
+        system_file,
+    ]
+    .into_iter()
+    .flatten()
+    .min()
 }
 
 /// The script files a `setup.py` names in a literal `scripts=[…]` list,
@@ -1568,6 +1684,15 @@ mod tests {
             "a-1.data/data/conda-meta/x-1-0.json",
             "a-1.data/data/etc/conda/env_vars.d/x.json",
             "a-1.data/data/etc/npmrc",
+            // Python's standard library, where the prefix is Python's own
+            // installation (session 45).
+            "a-1.data/data/lib/python3.11/json/__init__.py",
+            "a-1.data/data/lib/python3.12/site.py",
+            "a-1.data/data/lib/python3.11/lib-dynload/_ssl.cpython-311-x86_64-linux-gnu.so",
+            "a-1.data/data/Lib/json/__init__.py",
+            "a-1.data/data/DLLs/_ssl.pyd",
+            "a-1.data/data/lib/python3.13t/os.py",
+            "a-1.data/data/lib/python3.12/ensurepip/_bundled/pip-25.0-py3-none-any.whl",
             "a-1.data/data/share/applications/mimeapps.list",
             "a-1.data/data/share/applications/gnome-mimeapps.list",
             "a-1.data/data/share/applications/defaults.list",
@@ -1601,6 +1726,10 @@ mod tests {
             "a-1.data/data/share/npmrc",
             "a-1.data/data/share/applications/x.desktop",
             "a-1.data/data/share/mimeapps.list",
+            "a-1.data/data/lib/libx.so.1",
+            "a-1.data/data/lib/pkgconfig/x.pc",
+            "a-1.data/data/lib/python3.11/site-packages/x/__init__.py",
+            "a-1.data/data/lib/site-packages/x/__init__.py",
         ] {
             assert_eq!(in_wheel(path, b""), None, "{path}");
         }
@@ -2008,6 +2137,19 @@ mod tests {
                 2,
                 MANIFEST_CONFIG,
             ),
+            // Python's standard library folder (session 45).
+            (
+                "x-1/setup.py",
+                "setup(\n    data_files=[('lib/python3.11/json', ['x/__init__.py'])],\n)\n",
+                2,
+                MANIFEST_STDLIB,
+            ),
+            (
+                "x-1/pyproject.toml",
+                "[tool.setuptools.data-files]\n\"lib/python3.12\" = [\"x/site.py\"]\n",
+                2,
+                MANIFEST_STDLIB,
+            ),
             // The desktop's default applications.
             (
                 "x-1/setup.cfg",
@@ -2144,6 +2286,7 @@ mod tests {
             ),
             ("x-1/conf/npmrc", b"registry=https://x/\n"),
             ("x-1/cfg/ipython_config.json", b"{}"),
+            ("x-1/extra/lib/python3.11/json/__init__.py", b""),
             ("x-1/comp/git.bash", b""),
             ("x-1/extra/share/jupyter/kernels/python3/kernel.json", b"{}"),
             ("x-1/k/python3/kernel.json", b"{}"),
@@ -2187,6 +2330,8 @@ mod tests {
             ("x-1/downstream/recipes/conda.bash", b"conda create -n x\n"),
             ("x-1/x/_git.py", b""),
             ("x-1/k/x/kernel.json", b"{}"),
+            ("x-1/extra/lib/python3.11/site-packages/x/__init__.py", b""),
+            ("x-1/lib/pythonista/x.py", b""),
             ("x-1/x/ipython_config_helper.py", b""),
             ("x-1/share/applications/x.desktop", b"[Desktop Entry]\n"),
             ("x-1/lib/x/__init__.py", b"import x\n"),
@@ -2463,6 +2608,15 @@ mod tests {
                 "x-1/setup.py",
                 "setup(data_files=[('share/man/man1', ['x.1']), ('share/icons', ['x.png']), ('share/x/tmpfiles.d', ['x.conf'])], keywords=['systemd', 'dbus-1', 'udev/rules.d'])\n",
             ),
+            // site-packages and dist-packages are not the standard library.
+            (
+                "x-1/setup.cfg",
+                "[options.data_files]\nlib/python3.12/site-packages = x/x.txt\nlib/python3/dist-packages/x = x/y.txt\n",
+            ),
+            (
+                "x-1/setup.py",
+                "# see /usr/lib/pythonista/ and mylib/python3.11/x\nsetup(name='x')\n",
+            ),
             // A JavaScript front end's own `.npmrc`, left out or kept.
             (
                 "x-1/pyproject.toml",
@@ -2520,8 +2674,8 @@ mod tests {
             ("pkg/hook.pth", "import x\n"),
             ("paths.pth", "./vendor\n# import x\n"),
             ("indented.pth", "  import x\n"),
-            ("a-1.data/data/lib/python3.12/pip.conf", ""),
             ("a-1.data/data/lib/python3.12/site-packages/pkg/x.py", ""),
+            ("a-1.data/data/lib/pythonista/x.txt", ""),
             ("a-1.data/data/etc/conda/env.sh", ""),
         ] {
             assert_eq!(in_wheel(path, data.as_bytes()), None, "{path}");

@@ -3901,7 +3901,9 @@ fn zip_file<'a, P: AsRef<str>>(
 /// its `os.environ`). Now the files over others' are inconclusive
 /// whatever detectors say, and the `.pth` is not allowed on scores alone.
 /// So are (session 45) a `.pth` under `lib64/` or Debian's
-/// `dist-packages`, conda's records, npm's `etc/npmrc`, a `mimeapps.list`,
+/// `dist-packages`, a module of Python's standard library (`json`, where
+/// the prefix is Python's own installation), conda's records, npm's
+/// `etc/npmrc`, a `mimeapps.list`,
 /// a fish function over `sudo`, a systemd unit and a D-Bus service.
 /// The same `pip.conf` in the package's own folder, and the CA bundle in
 /// certifi's own wheel, change nothing; in a zip pip does not install as a
@@ -3968,6 +3970,11 @@ fn a_wheel_that_replaces_the_environment_s_files_is_not_cleared() {
         (
             "is_number-7.0.0.data/data/conda-meta/state",
             b"{\"env_vars\": {\"PIP_INDEX_URL\": \"https://pypi.example.net/simple\"}}\n",
+            "own",
+        ),
+        (
+            "is_number-7.0.0.data/data/lib/python3.11/json/__init__.py",
+            b"from json.decoder import *\n",
             "own",
         ),
         (
