@@ -820,38 +820,22 @@ pub fn startup_or_config_file(path: &str, data: &[u8]) -> Option<&'static str> {
     if system_command(name) {
         return Some("a command the system provides (sudo, ssh, git, a shell, ...), once among the environment's commands");
     }
-    // A place under the prefix where a tool or a shell runs a file, as the
-    // build would place it (`extra/share/zsh/site-functions/compinit` or
-    // `extra/etc/jupyter/jupyter_server_config.py` under flit's
-    // external-data), or a folder of such files a mapping may place.
-    let under_prefix = ["share/", "etc/", "lib/"].iter().find_map(|top| {
-        lower
-            .match_indices(top)
-            .filter(|(at, _)| *at == 0 || lower.as_bytes()[at - 1] == b'/')
-            .find_map(|(at, _)| runs_from_prefix(&lower[at..]))
-    });
-    if under_prefix.is_some() {
-        return under_prefix;
-    }
-    let configures = ["conda-meta/", "etc/", "share/"].iter().find_map(|top| {
-        lower
-            .match_indices(top)
-            .filter(|(at, _)| *at == 0 || lower.as_bytes()[at - 1] == b'/')
-            .find_map(|(at, _)| configures_prefix(&lower[at..]))
-    });
-    if configures.is_some() {
-        return configures;
-    }
-    // Python's standard library folder as the build would place it
-    // (`extra/lib/python3.11/json/__init__.py` under flit's external-data).
-    let stdlib = ["lib/", "lib64/"].iter().any(|top| {
-        lower
-            .match_indices(top)
-            .filter(|(at, _)| *at == 0 || lower.as_bytes()[at - 1] == b'/')
-            .any(|(at, _)| versioned_standard_library(&lower[at..]))
-    });
-    if stdlib {
-        return Some("a file of Python's standard library, once in the prefix's lib/python3.X folder of Python's own installation");
+    // A place under the prefix where a tool or a shell runs a file, a file
+    // that configures the prefix, or Python's standard library folder, as
+    // the build would place it (`extra/share/zsh/site-functions/compinit`,
+    // `extra/etc/npmrc`, `extra/lib/python3.11/json/__init__.py` under
+    // flit's external-data).
+    let found = at_folder(&lower, &["share/", "etc/", "lib/"], runs_from_prefix)
+        .or_else(|| at_folder(&lower, &["conda-meta/", "etc/", "share/"], configures_prefix))
+        .or_else(|| {
+            at_folder(&lower, &["lib/", "lib64/"], |p| {
+                versioned_standard_library(p).then_some(
+                    "a file of Python's standard library, once in the prefix's lib/python3.X folder of Python's own installation",
+                )
+            })
+        });
+    if found.is_some() {
+        return found;
     }
     let folder = lower.rsplit('/').nth(1).unwrap_or("");
     match folder {
@@ -909,6 +893,23 @@ pub fn startup_or_config_file(path: &str, data: &[u8]) -> Option<&'static str> {
         }
         _ => None,
     }
+}
+
+/// The first answer `check` gives for the rest of a path (lower case) from
+/// a folder named by one of `tops` (`share/`, `etc/`), at the path's start
+/// or after a `/`: where a build that places that folder in the prefix
+/// would put the file.
+fn at_folder(
+    lower: &str,
+    tops: &[&str],
+    check: impl Fn(&str) -> Option<&'static str>,
+) -> Option<&'static str> {
+    tops.iter().find_map(|top| {
+        lower
+            .match_indices(top)
+            .filter(|(at, _)| *at == 0 || lower.as_bytes()[at - 1] == b'/')
+            .find_map(|(at, _)| check(&lower[at..]))
+    })
 }
 
 /// Whether a file name (lower case) is one Jupyter's or IPython's
