@@ -357,7 +357,9 @@ const STANDARD_LIBRARY: &str = "Python's standard library where pip installs int
 /// ([`standard_library`]).
 fn names_standard_library(line: &[u8]) -> bool {
     memchr::memmem::find_iter(line, b"lib/python").any(|at| {
-        if at > 0 && (line[at - 1].is_ascii_alphanumeric() || line[at - 1] == b'_') {
+        // A data mapping's folder is relative to the prefix: `/usr/lib/
+        // python3.11` in a comment or a path of the build machine is not one.
+        if at > 0 && (line[at - 1].is_ascii_alphanumeric() || b"_/.-".contains(&line[at - 1])) {
             return false;
         }
         let rest = &line[at + b"lib/python".len()..];
@@ -2616,7 +2618,7 @@ mod tests {
             ),
             (
                 "x-1/setup.py",
-                "# see /usr/lib/pythonista/ and mylib/python3.11/x\nsetup(name='x')\n",
+                "# see /usr/lib/pythonista/ and mylib/python3.11/x\n# built on /usr/lib/python3.11\nsetup(name='x')\n",
             ),
             // A JavaScript front end's own `.npmrc`, left out or kept.
             (
