@@ -129,9 +129,44 @@ pub fn in_wheel(path: &str, data: &[u8]) -> Option<Placement> {
     match destination(path) {
         Destination::SitePackages(p) => in_site_packages(&p.to_ascii_lowercase(), data),
         Destination::Scripts(name) => command_over(&name.to_ascii_lowercase()),
-        Destination::Prefix(p) => in_prefix(&p.to_ascii_lowercase(), data),
+        Destination::Prefix(p) => {
+            let p = p.to_ascii_lowercase();
+            in_prefix(&p, data).or_else(|| {
+                let dist = path.split('/').next()?.strip_suffix(".data")?;
+                cmake_package_of_another(&p, &dist.to_ascii_lowercase())
+                    .then_some(Placement::RunsByItself(CMAKE_PACKAGE))
+            })
+        }
         Destination::Elsewhere => None,
     }
+}
+
+/// What a CMake package configuration of another project does once
+/// installed.
+const CMAKE_PACKAGE: &str = "a CMake package configuration for another project, which every CMake build run from the environment loads and runs when it looks for that project (find_package)";
+
+/// Whether a path (lower case) under the prefix is in the CMake package
+/// folder of a project other than the wheel's distribution `dist` (lower
+/// case, from its `NAME-VERSION.data` folder): `lib/cmake/NAME*/`,
+/// `lib64/cmake/NAME*/` or `share/cmake/NAME*/`. CMake's `find_package`
+/// takes the parent of each `bin` folder on the PATH as a prefix, so an
+/// activated environment is one: a `lib/cmake/Eigen3/Eigen3Config.cmake`
+/// there ran as a project's `find_package(Eigen3 CONFIG)` looked for it
+/// (CMake 4.4, session 45). A distribution's own configuration
+/// (pybind11-global's `share/cmake/pybind11/`) is what the folder is for.
+fn cmake_package_of_another(p: &str, dist: &str) -> bool {
+    let Some(rest) = ["lib/cmake/", "lib64/cmake/", "share/cmake/"]
+        .iter()
+        .find_map(|dir| p.strip_prefix(dir))
+    else {
+        return false;
+    };
+    let Some((name, _)) = rest.split_once('/') else {
+        return false;
+    };
+    let norm = |s: &str| -> String { s.chars().filter(|c| c.is_ascii_alphanumeric()).collect() };
+    let (name, dist) = (norm(name), norm(dist.split('-').next().unwrap_or(dist)));
+    !name.is_empty() && !name.starts_with(&dist) && !dist.starts_with(&name)
 }
 
 /// What a file in the environment's commands folder under one of its own
@@ -1790,6 +1825,10 @@ mod tests {
             "a-1.data/data/lib/environment.d/50-x.conf",
             "a-1.data/data/share/dbus-1/services/org.freedesktop.secrets.service",
             "a-1.data/data/share/dbus-1/system-services/org.freedesktop.login1.service",
+            // CMake loads another project's configuration from an
+            // activated environment (session 45).
+            "a-1.data/data/lib/cmake/Eigen3/Eigen3Config.cmake",
+            "a-1.data/data/share/cmake/ZLIB/ZLIBConfig.cmake",
             // bash-completion, fish and zsh run these on Tab after `ssh`,
             // `git`, `pip`; zsh runs its `compinit` at start.
             "a-1.data/data/share/bash-completion/completions/ssh",
@@ -1820,6 +1859,9 @@ mod tests {
             "a-1.data/data/share/fish/vendor_functions.d/ls",
             "a-1.data/data/share/systemd/x.service",
             "a-1.data/data/lib/udev/x.rules",
+            "pybind11_global-2.13.6.data/data/share/cmake/pybind11/pybind11Config.cmake",
+            "eigen-3.4.0.data/data/lib/cmake/Eigen3-3.4/Eigen3Config.cmake",
+            "a-1.data/data/share/cmake-3.31/Modules/FindZLIB.cmake",
             "a-1.data/data/lib/x/tmpfiles.d/x.conf",
             "a-1.data/data/share/dbus-1/interfaces/org.x.xml",
             "a-1.data/purelib/share/systemd/user/dbus.service",
