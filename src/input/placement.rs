@@ -397,22 +397,23 @@ fn names_standard_library(line: &[u8]) -> bool {
         if at > 0 && (line[at - 1].is_ascii_alphanumeric() || b"_/.-".contains(&line[at - 1])) {
             return false;
         }
-        let rest = &line[at + b"lib/python".len()..];
-        let digits = rest
+        // The folder's name runs to the first byte a name does not hold.
+        let path = &line[at + b"lib/".len()..];
+        let end = path
             .iter()
-            .take_while(|b| b.is_ascii_digit() || **b == b'.')
-            .count();
-        if digits == 0 {
+            .position(|b| !(b.is_ascii_alphanumeric() || b"._".contains(b)))
+            .unwrap_or(path.len());
+        let dir = std::str::from_utf8(&path[..end]).unwrap_or("");
+        if !versioned_python(dir) {
             return false;
         }
-        let rest = &rest[digits..];
-        let rest = rest.strip_prefix(b"t").unwrap_or(rest);
-        match rest.first() {
+        match path.get(end) {
             Some(b'/') => {
-                !rest[1..].starts_with(b"site-packages") && !rest[1..].starts_with(b"dist-packages")
+                let tail = &path[end + 1..];
+                !tail.starts_with(b"site-packages") && !tail.starts_with(b"dist-packages")
             }
-            Some(b) => !(b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-'),
-            None => true,
+            Some(b'-') => false,
+            _ => true,
         }
     })
 }
@@ -446,6 +447,15 @@ fn standard_library(p: &str) -> bool {
         && (rest.ends_with(".py") || rest.ends_with(".pyd") || rest.ends_with(".pth"))
 }
 
+/// Whether a folder name (lower case) is a Python's library folder:
+/// `python3.12`, `python3`, a free-threaded build's `python3.13t`.
+fn versioned_python(dir: &str) -> bool {
+    dir.strip_prefix("python").is_some_and(|v| {
+        let v = v.strip_suffix('t').unwrap_or(v);
+        !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+    })
+}
+
 /// Whether a path (lower case) under the prefix lies in POSIX Python's
 /// standard library folder, `lib/python3.X/` (`lib64/` too; `python3`, a
 /// free-threaded build's `python3.13t`), outside its `site-packages` and
@@ -457,11 +467,7 @@ fn versioned_standard_library(p: &str) -> bool {
     let Some((dir, tail)) = rest.split_once('/') else {
         return false;
     };
-    let versioned = dir.strip_prefix("python").is_some_and(|v| {
-        let v = v.strip_suffix('t').unwrap_or(v);
-        !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit() || b == b'.')
-    });
-    versioned
+    versioned_python(dir)
         && !tail.is_empty()
         && !tail.starts_with("site-packages/")
         && !tail.starts_with("dist-packages/")
@@ -532,10 +538,9 @@ fn runs_from_prefix(p: &str) -> Option<&'static str> {
         "lib/environment.d/",
         "lib/udev/rules.d/",
     ];
-    if SYSTEMD_DIRS
-        .iter()
-        .any(|dir| p.len() > dir.len() && p.starts_with(dir))
-    {
+    // A file in one of the folders, not the folder itself.
+    let in_any = |dirs: &[&str]| dirs.iter().any(|d| p.len() > d.len() && p.starts_with(d));
+    if in_any(SYSTEMD_DIRS) {
         return Some(SYSTEMD_UNIT);
     }
     // The session bus runs the `Exec` of a service file in
@@ -544,10 +549,7 @@ fn runs_from_prefix(p: &str) -> Option<&'static str> {
     // ran at the first request for the secret store (dbus-daemon 1.14,
     // session 45), the name every keyring client asks for with the
     // passwords. The system bus reads `system-services` the same way.
-    if ["share/dbus-1/services/", "share/dbus-1/system-services/"]
-        .iter()
-        .any(|dir| p.len() > dir.len() && p.starts_with(dir))
-    {
+    if in_any(&["share/dbus-1/services/", "share/dbus-1/system-services/"]) {
         return Some(DBUS_SERVICE);
     }
     shell_completion(p)
@@ -636,6 +638,12 @@ fn fish_function_over(name: &str) -> bool {
 /// environment provides does once installed.
 const SHELL_COMPLETION: &str = "a completion script bash, fish or zsh runs whenever one completes a command the system or the environment provides, once installed for the user or the system";
 
+/// zsh's own start-up functions, names no other file has: counted in a
+/// source package wherever they lie ([`startup_or_config_file`]), and
+/// with zsh's other functions in `share/zsh/site-functions/`
+/// ([`shell_completion`]).
+const ZSH_STARTUP: &[&str] = &["compinit", "compaudit", "bashcompinit", "promptinit"];
+
 /// What a zsh function file named as one of zsh's own does once installed.
 const ZSH_FUNCTION: &str = "a zsh function file that runs in place of zsh's own (compinit, promptinit, ...) at every start of a shell that loads it, once installed system-wide";
 
@@ -654,10 +662,6 @@ const ZSH_FUNCTION: &str = "a zsh function file that runs in place of zsh's own 
 /// place of zsh's at `compinit` (each checked, session 44).
 fn shell_completion(p: &str) -> Option<&'static str> {
     const ZSH_OWN: &[&str] = &[
-        "compinit",
-        "compaudit",
-        "bashcompinit",
-        "promptinit",
         "colors",
         "add-zsh-hook",
         "is-at-least",
@@ -672,7 +676,7 @@ fn shell_completion(p: &str) -> Option<&'static str> {
         return completes_another_s_command(name).then_some(SHELL_COMPLETION);
     }
     let name = p.strip_prefix("share/zsh/site-functions/")?;
-    if ZSH_OWN.contains(&name) {
+    if ZSH_STARTUP.contains(&name) || ZSH_OWN.contains(&name) {
         return Some(ZSH_FUNCTION);
     }
     (name.starts_with('_') && completes_another_s_command(name)).then_some(SHELL_COMPLETION)
@@ -893,10 +897,7 @@ pub fn startup_or_config_file(path: &str, data: &[u8]) -> Option<&'static str> {
     if completes_system_command(name) {
         return Some(SHELL_COMPLETION);
     }
-    if matches!(
-        name,
-        "compinit" | "compaudit" | "bashcompinit" | "promptinit"
-    ) {
+    if ZSH_STARTUP.contains(&name) {
         return Some(ZSH_FUNCTION);
     }
     // ipykernel's kernelspec, as a wheel's `share/jupyter/kernels/python3/`

@@ -3822,19 +3822,12 @@ mod tests {
         assert_eq!(render_package(None, &unnamed, &limits).opaque_code, None);
     }
 
-    /// An entry-points file a `setup.cfg` names (`entry_points = file:
-    /// …`) declares commands as the manifest itself would: flake8 naming
-    /// one that declares `pip` was allowed before session 43. In a version
-    /// diff it counts when the manifest or the file changed, as a
-    /// manifest's own scripts count only when it changed.
     /// A package whose top folder is named as tests or docs is not cleared
     /// (session 44); under its own name, no such note.
     #[test]
     fn a_package_under_a_top_folder_named_as_tests_is_not_cleared() {
         let dir = tempfile::tempdir().unwrap();
         let limits = Limits::default();
-        // A package under a top folder named as tests is not cleared;
-        // under its own name, no such note.
         let root = |name: &str, top: &str| {
             let p = tar_gz_text(
                 dir.path(),
@@ -3853,6 +3846,11 @@ mod tests {
         assert!(!root("o.tar.gz", "p-1.0").contains("top folder"));
     }
 
+    /// An entry-points file a `setup.cfg` names (`entry_points = file:
+    /// …`) declares commands as the manifest itself would: flake8 naming
+    /// one that declares `pip` was allowed before session 43. In a version
+    /// diff it counts when the manifest or the file changed, as a
+    /// manifest's own scripts count only when it changed.
     #[test]
     fn entry_point_files_a_manifest_names_declare_its_commands() {
         let dir = tempfile::tempdir().unwrap();
