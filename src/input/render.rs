@@ -2638,6 +2638,24 @@ impl Unchanged {
         self.root_holds && (!self.base_rootless || common_root(as_read).is_none())
     }
 
+    /// Where the new release's members that rendering drops as junk open
+    /// the tests or docs (a shipped `.egg-info` folder's entry points,
+    /// which setuptools' legacy build imports: see
+    /// `unread::is_metadata_folder`): (path as read, line). A package
+    /// rendered whole is looked at before anything is dropped; a version
+    /// diff drops them with the rest of its junk before its changed
+    /// members are looked at.
+    fn junk_openings(&self) -> Vec<(String, usize)> {
+        self.kept
+            .iter()
+            .filter(|m| is_junk(&m.path))
+            .filter_map(|m| {
+                let code = super::code::Code::new(&m.path, &m.data);
+                super::unread::first_opening_in(&code).map(|line| (m.path.clone(), line))
+            })
+            .collect()
+    }
+
     /// What the members left as they were make run ([`HiddenCode`]), by
     /// their root-stripped paths, as the changed ones are looked at. None
     /// when the root guess failed: [`finish`](Self::finish) then renders
@@ -2813,9 +2831,9 @@ pub fn render_package_mode(
         (_, Some(Ok(n))) => notes.extend(n.iter().map(|n| format!("base: {n}"))),
         _ => {}
     }
-    let same = match mode {
-        RenderMode::Scan => split.hidden(),
-        RenderMode::Corpus => HiddenCode::default(),
+    let (same, junk_openings) = match mode {
+        RenderMode::Scan => (split.hidden(), split.junk_openings()),
+        RenderMode::Corpus => (HiddenCode::default(), Vec::new()),
     };
     let (new, old, opaque_change, unchanged) =
         split.finish(new, old_by_path, base.is_some(), mode, &folders);
@@ -2829,6 +2847,7 @@ pub fn render_package_mode(
     let mut hidden = HiddenCode::for_package(path);
     if mode == RenderMode::Scan {
         new.members.iter().for_each(|m| hidden.look_at(m));
+        hidden.openings.extend(junk_openings);
         let base_members = old.as_ref().map_or(&[][..], |p| &p.members[..]);
         hidden.add_unchanged(same, &new.members, base_members, &unchanged, &folders);
         hidden.count_tests_if_opened();

@@ -889,10 +889,33 @@ const TESTS_MODULE: &str = r"(?:[A-Za-z_]\w*\.)*(?:tests?|testing|docs?)(?:\.[A-
 /// Python, and both open the tests for Python.
 fn opens_by_name(path: &str) -> Option<fn(&Code) -> Option<usize>> {
     let (dir, name) = path.rsplit_once('/')?;
-    if name == "entry_points.txt" && !dir.contains('/') && dir.ends_with(".dist-info") {
+    if name == "entry_points.txt" && is_metadata_folder(dir) {
         return Some(entry_points_opening);
     }
     super::render::is_jupyter_json(path).then_some(jupyter_opening as fn(&Code) -> Option<usize>)
+}
+
+/// Whether `dir` is a distribution's metadata folder that Python's
+/// `importlib.metadata` finds where it lies on the import path: a wheel's
+/// `NAME.dist-info` (pip installs it into site-packages), or a
+/// `.dist-info` or `.egg-info` folder a source package ships at its top,
+/// under its root folder or in its `src/`. Building a package with
+/// setuptools' legacy backend (no `build-backend`, or no
+/// `pyproject.toml`) puts the package's folder first on the import path,
+/// and setuptools then imports every plugin the metadata folders there
+/// declare: cachetools so changed, with a `helper.egg-info` declaring
+/// `setuptools.finalize_distribution_options` in `docs.buildhelper`, ran
+/// that module at `pip wheel` (session 46). Rendering drops an
+/// `.egg-info` folder as generated junk, so no reader saw the line.
+fn is_metadata_folder(dir: &str) -> bool {
+    let (parent, folder) = dir.rsplit_once('/').unwrap_or(("", dir));
+    let folder = folder.to_ascii_lowercase();
+    let depth = match parent {
+        "" => 0,
+        p => p.matches('/').count() + 1,
+    };
+    let under_src = depth == 2 && parent.rsplit('/').next() == Some("src");
+    (folder.ends_with(".dist-info") || folder.ends_with(".egg-info")) && (depth <= 1 || under_src)
 }
 
 /// Where a wheel's `entry_points.txt` (`code`) names a module of the
@@ -2380,6 +2403,11 @@ g()
             ("pkg/setup.py", "setup(entry_points={'console_scripts': ['x = pkg.tests.cli:main']})\n", 1),
             ("x-1.dist-info/entry_points.txt", "[console_scripts]\nx = pkg.tests.cli:main\n", 2),
             ("x-1.dist-info/entry_points.txt", "[pytest11]\nx = pkg.tests.plugin\n", 2),
+            // A source package's metadata folders, which setuptools' legacy
+            // build finds on its import path and whose plugins it imports.
+            ("x-1/helper.egg-info/entry_points.txt", "[setuptools.finalize_distribution_options]\nh = docs.buildhelper:run\n", 2),
+            ("x-1/helper-1.0.dist-info/entry_points.txt", "\n[setuptools.finalize_distribution_options]\nh = testing.buildhelper:run\n", 3),
+            ("x-1/src/pkg.egg-info/entry_points.txt", "[console_scripts]\nx = pkg.tests.cli:main\n", 2),
             ("x-1.data/data/etc/jupyter/jupyter_server_config.d/x.json", "{\"ServerApp\": {\n  \"jpserver_extensions\": {\"pkg.tests.ext\": true}}}\n", 2),
             ("x-1.data/data/share/jupyter/kernels/x/kernel.json", "{\"argv\": [\"python\", \"-m\", \"tests.kernel\"]}\n", 1),
         ] {
@@ -2409,14 +2437,18 @@ g()
                 "x-1.dist-info/entry_points.txt",
                 "[console_scripts]\nx = pkg.cli:main\n",
             ),
-            // Where pip never reads it, and an sdist's generated copy.
+            // Where neither pip nor a build's import path finds it.
             (
                 "x-1.dist-info/sub/entry_points.txt",
                 "[console_scripts]\nx = pkg.tests.cli:main\n",
             ),
             (
-                "x-1/pkg.egg-info/entry_points.txt",
+                "x-1/lib/vendor/pkg.egg-info/entry_points.txt",
                 "[console_scripts]\nx = pkg.tests.cli:main\n",
+            ),
+            (
+                "x-1/tests/data/pkg.egg-info/entry_points.txt",
+                "[setuptools.finalize_distribution_options]\nx = tests.helper:run\n",
             ),
             (
                 "x-1.data/data/etc/jupyter/jupyter_server_config.d/x.json",

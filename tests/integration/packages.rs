@@ -2990,6 +2990,21 @@ fn a_build_backend_in_the_tests_makes_them_the_package_s_own() {
             "import sys as _s\nfrom setuptools import setup\n_s.path.insert(0, 'tests')\nsetup()\n",
             3,
         ),
+        // A shipped metadata folder, which setuptools' legacy build finds
+        // on its import path, importing the plugins it declares (session
+        // 46); rendering drops an `.egg-info` as junk.
+        (
+            "egg-info.tgz",
+            "package/helper.egg-info/entry_points.txt",
+            "[setuptools.finalize_distribution_options]\nhelper = tests.buildhelper:run\n",
+            2,
+        ),
+        (
+            "dist-info.tgz",
+            "package/helper-1.0.dist-info/entry_points.txt",
+            "[setuptools.finalize_distribution_options]\nhelper = tests.buildhelper:run\n",
+            2,
+        ),
     ] {
         let p = is_number_with_all(
             &c,
@@ -3004,6 +3019,25 @@ fn a_build_backend_in_the_tests_makes_them_the_package_s_own() {
     }
     let (o, r) = scan_path_json_under(&c, &lax, &with("build.tgz", "_build"));
     assert_reason(&o, &r, (0, "precheck-harmless"));
+    // A release that adds the `.egg-info`, and a module: a version diff
+    // drops its junk before it looks at its changed files; the same
+    // release without the `.egg-info` is allowed.
+    let extra: (&str, &[u8]) = ("package/lib/extra.js", b"module.exports = 1;\n");
+    let helper_file: (&str, &[u8]) = ("package/tests/buildhelper.py", helper);
+    let base = is_number_with_all(&c, "up-base.tgz", &[helper_file]);
+    let plain = is_number_with_all(&c, "up-plain.tgz", &[helper_file, extra]);
+    let (o, r) = scan_diff_json_under(&c, &lax, &base, &plain);
+    assert_reason(&o, &r, (0, "precheck-harmless"));
+    let egg: (&str, &[u8]) = (
+        "package/helper.egg-info/entry_points.txt",
+        b"[setuptools.finalize_distribution_options]\nhelper = tests.buildhelper:run\n",
+    );
+    let new = is_number_with_all(&c, "up-egg.tgz", &[helper_file, extra, egg]);
+    let (o, r) = scan_diff_json_under(&c, &lax, &base, &new);
+    assert_reason(&o, &r, (2, "inconclusive"));
+    let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+    let opened = "importable (package/helper.egg-info/entry_points.txt:2";
+    assert!(note.contains(opened), "{opened} in {note}");
 }
 
 /// A wheel's entry point into its tests (pip writes a launcher that
