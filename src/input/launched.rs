@@ -65,6 +65,10 @@
 //! This module only reads text: it never resolves a path on disk, and never
 //! runs anything.
 
+use std::sync::OnceLock;
+
+use regex::bytes::Regex;
+
 use super::code::Code;
 use super::render::{build_script, extension, file_name, Build};
 
@@ -701,7 +705,8 @@ pub fn is_compiled_source(lower_name: &str) -> bool {
 /// CMake any bare word, that ends in a compiled source's extension
 /// ([`is_compiled_source`]), and for Cargo every path it builds
 /// ([`cargo_sources`]) whatever its name, from the file's folder and from
-/// the root. Cargo compiles and runs a build script named
+/// the root; and for a compiled source outside a test tree, the files it
+/// includes as more of its code ([`source_includes`]). Cargo compiles and runs a build script named
 /// `docs/notes.txt` as readily as `build.rs` (checked with cargo 1.9x,
 /// session 44), so a document there is code the build runs.
 /// `Extension('m', sources=['tests/data/speed.c'])` compiles a test tree's
@@ -712,6 +717,9 @@ pub fn is_compiled_source(lower_name: &str) -> bool {
 /// ([`run_by_build`]); a `setup.py` in a subfolder is a fixture's.
 pub fn compiled_sources(path: &str, data: &[u8]) -> Vec<String> {
     let lower = file_name(path).1;
+    if is_compiled_source(&lower) && !super::render::in_test_tree(path) {
+        return resolve_each(path, source_includes(&lower, data));
+    }
     let build = build_script(&lower);
     let cmake = build == Some(Build::CMake);
     let manifest =
@@ -896,6 +904,45 @@ fn meson_subdirs(data: &[u8]) -> Vec<(bool, String)> {
         }
     }
     out
+}
+
+/// The files a compiled source (by its lowercase name `lower`) includes
+/// as more of its own code, whatever their names: C's, C++'s and
+/// Objective-C's `#include "FILE"` (and `#import`, `#include_next`), which
+/// looks beside the source first; Cython's `include "FILE"`; Rust's
+/// `include!("FILE")`. cachetools with a C extension whose source did
+/// `#include "../../docs/notes.txt"`, the notes holding a constructor that
+/// ran a command, ran it at import, and the shipped gate allowed it
+/// (session 46): the notes were read as a document. Read as the sources a
+/// build compiles ([`compiled_sources`]): a document among them is code no
+/// reader saw, a test tree's file is compiled into the package though the
+/// models read it as a test's. `#include <…>` is
+/// looked up in the compiler's folders and is not followed; neither is
+/// a path built by a macro (`include!(concat!(…))`).
+fn source_includes(lower: &str, data: &[u8]) -> Vec<(bool, String)> {
+    static C: OnceLock<Regex> = OnceLock::new();
+    static CYTHON: OnceLock<Regex> = OnceLock::new();
+    static RUST: OnceLock<Regex> = OnceLock::new();
+    let re = match extension(lower) {
+        "c" | "cc" | "cpp" | "cxx" | "c++" | "h" | "hh" | "hpp" | "hxx" | "m" | "mm" | "cu"
+        | "cuh" => C.get_or_init(|| {
+            Regex::new(r#"(?m)^[ \t]*#[ \t]*(?:include|include_next|import)[ \t]*"([^"\n]+)""#)
+                .expect("the C include pattern compiles")
+        }),
+        "pyx" | "pxi" | "pxd" => CYTHON.get_or_init(|| {
+            Regex::new(r#"(?m)^[ \t]*include[ \t]+["']([^"'\n]+)["']"#)
+                .expect("the Cython include pattern compiles")
+        }),
+        "rs" => RUST.get_or_init(|| {
+            Regex::new(r#"\binclude!\s*\(\s*"([^"\n]+)"\s*,?\s*\)"#)
+                .expect("the Rust include pattern compiles")
+        }),
+        _ => return Vec::new(),
+    };
+    re.captures_iter(data)
+        .filter_map(|c| std::str::from_utf8(&c[1]).ok().map(str::to_string))
+        .map(|p| (false, p))
+        .collect()
 }
 
 /// The CMake script scikit-build-core builds when a `pyproject.toml`
@@ -1878,6 +1925,30 @@ mod tests {
         }
         // Sources a manifest or a build script outside a test tree names.
         let compiled = |path: &str, text: &str| compiled_sources(path, text.as_bytes());
+        // What a compiled source includes as more of its code (session
+        // 46), beside it first; not `<…>`, not from a test tree's source.
+        assert_eq!(
+            compiled(
+                "pkg/src/x/ext.c",
+                "#include <Python.h>\n#include \"../../docs/notes.txt\"\n  #  include \"impl.h\"\n#import \"m.txt\"\n"
+            ),
+            ["pkg/docs/notes.txt", "pkg/src/x/impl.h", "pkg/impl.h", "pkg/src/x/m.txt", "pkg/m.txt"]
+        );
+        assert_eq!(
+            compiled(
+                "pkg/src/x/m.pyx",
+                "include \"../../docs/notes.txt\"\ncdef int x\n"
+            ),
+            ["pkg/docs/notes.txt"]
+        );
+        assert_eq!(
+            compiled(
+                "pkg/src/lib.rs",
+                "include!(\"../docs/notes.txt\");\ninclude!(concat!(env!(\"OUT_DIR\"), \"/x.rs\"));\n"
+            ),
+            ["pkg/docs/notes.txt", "docs/notes.txt"]
+        );
+        assert!(compiled("pkg/tests/t.c", "#include \"../docs/notes.txt\"\n").is_empty());
         assert_eq!(
             compiled(
                 "pkg/setup.py",

@@ -14,7 +14,10 @@
 //! A scan must also never drop in silence what could run: the corpus drops
 //! compiled Python as junk, a scan keeps it as a `Binary file` line and
 //! marks the input opaque ([`Input::opaque_code`](super::Input::opaque_code)),
-//! as it does for a link that gives a document a code file's name.
+//! as it does for a link that gives a document a code file's name. Junk
+//! that a build obeys is looked at before it is dropped: a shipped
+//! repository's settings and hooks ([`super::repository`]) and a shipped
+//! `.egg-info` folder's entry points.
 
 use rayon::prelude::*;
 use std::borrow::Cow;

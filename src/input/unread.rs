@@ -1105,7 +1105,210 @@ pub fn first_unread_run(path: &str, data: &[u8]) -> Option<usize> {
 pub fn first_unread_run_in(code: &Code) -> Option<usize> {
     let fetched = fetched_and_run(code);
     let in_language = unread_run_in_language(code);
-    [fetched, in_language].into_iter().flatten().min()
+    let native = native_runs_built_command(code);
+    [fetched, in_language, native].into_iter().flatten().min()
+}
+
+/// Where a C, C++, Objective-C or Cython source (`code`) hands a program
+/// runner a command or arguments it builds at run time: C's `system`,
+/// `popen` and the `exec*` family, `posix_spawn`, Windows'
+/// `CreateProcess`, `ShellExecute`, `WinExec` and `_spawn*`, called with
+/// anything but string literals (and `NULL`, `0`, or a `char *` cast of
+/// them). The 1-based line, or `None`. An extension module runs its
+/// constructors when Python imports it: cachetools built with a
+/// `_speedups` extension whose header XOR-decoded `curl … | sh` into a
+/// buffer and gave it to `system`, or to `execl("/bin/sh", "sh", "-c",
+/// buf, NULL)` after a `fork`, ran it at import, and the shipped gate
+/// allowed both (session 46): the veto's lexicon reads Python's and
+/// JavaScript's names for these calls, not C's. A literal command is
+/// text the models read; a member call (`obj.system(`, `p->exec(`) is
+/// another function. Comments are skipped: lapack's say "system (A)".
+fn native_runs_built_command(code: &Code) -> Option<usize> {
+    const NATIVE: &[&str] = &[
+        "c", "cc", "cpp", "cxx", "c++", "h", "hh", "hpp", "hxx", "m", "mm", "pyx", "pxi", "pxd",
+    ];
+    let ext = file_name(code.path).1;
+    if !NATIVE.contains(&extension(&ext)) || is_inert(code.path) {
+        return None;
+    }
+    static CALL: OnceLock<Regex> = OnceLock::new();
+    let call = CALL.get_or_init(|| {
+        build(
+            r"(?:^|[^\w.>:$]|std::)(?:system|_w?system|_?w?popen|exec(?:l|lp|le|v|vp|vpe|ve)|fexecve|posix_spawnp?|CreateProcess(?:AsUser)?[AW]?|ShellExecute(?:Ex)?[AW]?|WinExec|_w?spawn(?:l|le|lp|lpe|v|ve|vp|vpe))\s*\(",
+            false,
+        )
+    });
+    let data = code.data;
+    if !call.is_match(data) {
+        return None;
+    }
+    let masked = match extension(&ext) {
+        "pyx" | "pxi" | "pxd" => mask_cython_comments(data),
+        _ => mask_c_comments(data),
+    };
+    call.find_iter(&masked)
+        .map(|m| m.end())
+        .find(|&open| !c_literal_args(&masked[open..]))
+        .map(|open| code.line_of(open - 1))
+}
+
+/// `data` with C's comments (`/* … */`, `// …`) and the text of its
+/// string and character literals blanked out, newlines and quotes kept, so
+/// offsets and line numbers stay and a `//` or a call inside a literal is
+/// neither a comment nor a call.
+fn mask_c_comments(data: &[u8]) -> Vec<u8> {
+    let mut out = data.to_vec();
+    let mut i = 0;
+    while i < out.len() {
+        match (out[i], out.get(i + 1)) {
+            (b'/', Some(b'/')) => {
+                while i < out.len() && out[i] != b'\n' {
+                    out[i] = b' ';
+                    i += 1;
+                }
+            }
+            (b'/', Some(b'*')) => {
+                let end =
+                    memchr::memmem::find(&out[i + 2..], b"*/").map_or(out.len(), |e| i + 2 + e + 2);
+                for b in &mut out[i..end] {
+                    if *b != b'\n' {
+                        *b = b' ';
+                    }
+                }
+                i = end;
+            }
+            (q @ (b'"' | b'\''), _) => {
+                // The quotes stay, the text between them is blanked: a
+                // literal is still one, and no call inside it matches.
+                i += 1;
+                while i < out.len() && out[i] != q && out[i] != b'\n' {
+                    let n = if out[i] == b'\\' { 2 } else { 1 };
+                    for b in out.iter_mut().skip(i).take(n) {
+                        if *b != b'\n' {
+                            *b = b' ';
+                        }
+                    }
+                    i += n;
+                }
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+/// `data` as [`mask_c_comments`] blanks C, for Cython: `#` comments, and
+/// the text of string literals, triple-quoted ones (docstrings) across
+/// lines included (lxml's `xslt.pxi` documents a "file system (see …)").
+fn mask_cython_comments(data: &[u8]) -> Vec<u8> {
+    let mut out = data.to_vec();
+    let blank = |out: &mut [u8], from: usize, to: usize| {
+        for b in &mut out[from..to] {
+            if *b != b'\n' {
+                *b = b' ';
+            }
+        }
+    };
+    let mut i = 0;
+    while i < out.len() {
+        match out[i] {
+            b'#' => {
+                let end = memchr::memchr(b'\n', &out[i..]).map_or(out.len(), |e| i + e);
+                blank(&mut out, i, end);
+                i = end;
+            }
+            q @ (b'"' | b'\'') => {
+                let triple = out.get(i..i + 3) == Some(&[q, q, q][..]);
+                let open = if triple { 3 } else { 1 };
+                let mut j = i + open;
+                let end = loop {
+                    match out.get(j) {
+                        None => break out.len(),
+                        Some(b'\\') => j += 2,
+                        Some(b'\n') if !triple => break j,
+                        Some(&b)
+                            if b == q && (!triple || out.get(j..j + 3) == Some(&[q, q, q][..])) =>
+                        {
+                            break j
+                        }
+                        Some(_) => j += 1,
+                    }
+                };
+                let end = end.min(out.len());
+                blank(&mut out, i + open, end);
+                i = (end + open).min(out.len());
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+/// Whether the arguments after a call's `(` (`rest`) are only string
+/// literals (adjacent ones joined, with C's `L`, `u8`, `u`, `U` prefixes),
+/// `NULL`, `nullptr`, `0`, and casts of them to a character pointer, up to
+/// the closing `)`. Unclosed within 4 KB: not literal.
+fn c_literal_args(rest: &[u8]) -> bool {
+    let rest = &rest[..rest.len().min(4096)];
+    let mut i = 0;
+    loop {
+        while rest
+            .get(i)
+            .is_some_and(|b| b.is_ascii_whitespace() || *b == b',')
+        {
+            i += 1;
+        }
+        let word_end = |i: usize| {
+            i + rest[i..]
+                .iter()
+                .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+                .count()
+        };
+        match rest.get(i) {
+            None => return false,
+            Some(b')') => return true,
+            Some(b'"') => {
+                i += 1;
+                while rest.get(i).is_some_and(|b| *b != b'"') {
+                    i += if rest[i] == b'\\' { 2 } else { 1 };
+                }
+                if i >= rest.len() {
+                    return false;
+                }
+                i += 1;
+            }
+            Some(b'(') => {
+                // A cast to a character pointer: `(char *)`, `(const wchar_t*)`.
+                let close = match memchr::memchr(b')', &rest[i..]) {
+                    Some(c) => i + c,
+                    None => return false,
+                };
+                let inner = String::from_utf8_lossy(&rest[i + 1..close]);
+                let words: Vec<&str> = inner
+                    .split(|c: char| c.is_whitespace() || c == '*')
+                    .filter(|w| !w.is_empty())
+                    .collect();
+                let cast = inner.contains('*')
+                    && words
+                        .iter()
+                        .all(|w| matches!(*w, "const" | "char" | "wchar_t" | "WCHAR" | "TCHAR"));
+                if !cast {
+                    return false;
+                }
+                i = close + 1;
+            }
+            Some(_) => {
+                let end = word_end(i);
+                let word = &rest[i..end];
+                match word {
+                    b"NULL" | b"nullptr" | b"0" => i = end,
+                    b"L" | b"u8" | b"u" | b"U" if rest.get(end) == Some(&b'"') => i = end,
+                    _ => return false,
+                }
+            }
+        }
+    }
 }
 
 /// Where a code file of any language (not documentation or data, nor a
@@ -1486,6 +1689,54 @@ mod tests {
 
     fn js(code: &str) -> Option<usize> {
         first_unread_run("lib/util.js", code.as_bytes())
+    }
+
+    /// A compiled source handing a program runner a command or arguments
+    /// it builds counts (session 46: a `system` of an XOR-decoded buffer
+    /// in a C extension's constructor ran at import); literal commands,
+    /// member calls, comments, strings and declarations do not.
+    #[test]
+    fn a_native_source_running_a_built_command_counts() {
+        let c = |path: &str, code: &str| first_unread_run(path, code.as_bytes());
+        for (path, code, line) in [
+            ("src/x/_speedups.h", "#include <stdlib.h>\nstatic void f(void) {\n  system(b);\n}\n", 3),
+            ("src/x/ext.c", "if (fork() == 0) execl(\"/bin/sh\", \"sh\", \"-c\", cmd, (char *)0);\n", 1),
+            ("src/x/ext.cc", "std::system(cmd.c_str());\n", 1),
+            ("src/x/ext.cpp", "FILE *p = popen(buf, \"r\");\n", 1),
+            ("src/x/ext.c", "execve(\"/bin/sh\", (char *[]){\"sh\", 0}, 0);\n", 1),
+            ("src/x/win.c", "CreateProcessW(NULL, line, NULL, NULL, FALSE, 0, NULL, NULL, &si, &pi);\n", 1),
+            ("src/x/win.c", "ShellExecuteA(NULL, \"open\", url, NULL, NULL, SW_HIDE);\n", 1),
+            ("src/x/m.pyx", "from libc.stdlib cimport system\nsystem(cmd)\n", 2),
+            ("src/x/m.pyx", "def f():\n    \"\"\"Runs\n    a system (x) call.\"\"\"\n    # system(y)\n    s = '#'\n    system(cmd)\n", 6),
+            ("src/x/ext.c", "/* system(a) */ int x;\n// popen(b)\nposix_spawnp(&pid, argv[0], NULL, NULL, argv, environ);\n", 3),
+        ] {
+            assert_eq!(c(path, code), Some(line), "{path}: {code}");
+        }
+        for (path, code) in [
+            (
+                "src/x/ext.c",
+                "system(\"uname -a\");\nexecl(\"/bin/true\", \"true\", (char *)NULL);\n",
+            ),
+            (
+                "src/x/ext.c",
+                "execlp(\"ls\", \"ls\", \"-l\" \" -a\", NULL);\n",
+            ),
+            (
+                "src/x/ext.c",
+                "self->system(a); obj.popen(b); ns::execv(c);\n",
+            ),
+            (
+                "src/x/lapack.c",
+                "/* solve the system (A) using a factorization */\n",
+            ),
+            ("src/x/xslt.pxi", "    \"\"\"Keyword arguments:\n    - access_control: restrictions for network or file\n      system (see `XSLTAccessControl`)\n    \"\"\"\n"),
+            ("src/x/ext.c", "printf(\"call system(x)\\n\");\n"),
+            ("src/x/ext.c", "int my_system(const char *c);\n"),
+            // Not a compiled source, or a document.
+            ("src/x/notes.txt", "system(b);\n"),
+        ] {
+            assert_eq!(c(path, code), None, "{path}: {code}");
+        }
     }
 
     /// A download piped into a shell or an interpreter, in any language's

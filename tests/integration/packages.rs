@@ -4853,6 +4853,62 @@ fn a_build_script_that_runs_a_document_is_not_cleared() {
     }
 }
 
+/// An extension module runs its constructors at import, and the veto's
+/// lexicon reads Python's and JavaScript's names for running a program,
+/// not C's: cachetools with a C extension whose header XOR-decoded a
+/// command and gave it to `system`, or whose source did `#include
+/// "../../docs/notes.txt"` with the constructor in the notes, ran it at
+/// import and was allowed (session 46). Under thresholds that clear any
+/// score and no veto, each is inconclusive, naming the line or the
+/// include; an extension with a literal command and a header of its own
+/// is allowed.
+#[test]
+fn a_compiled_source_that_runs_a_built_command_or_includes_a_document_is_not_cleared() {
+    let c = Canary::new();
+    let lax = lax_config(&c);
+    let ext =
+        "    ext_modules=[Extension(\"tinypkg._speedups\", sources=[\"tinypkg/_speedups.c\"])],\n";
+    let source = |include: &str| {
+        format!("#include <Python.h>\n#include \"{include}\"\nstatic int answer(void) {{ return system(\"uname\"); }}\n")
+    };
+    let xor: &[u8] = b"#include <stdlib.h>\nstatic const unsigned char k[] = {57, 47, 40, 54, 0x5a};\n__attribute__((constructor)) static void init(void) {\n  char b[sizeof k];\n  for (size_t i = 0; i < sizeof k; i++) b[i] = k[i] ^ 0x5a;\n  system(b);\n}\n";
+    let plain: &[u8] = b"static int helper(void) { return 1; }\n";
+    for (name, include, files, named) in [
+        (
+            "xor.tar.gz",
+            "_impl.h",
+            vec![("tinypkg-1.0/tinypkg/_impl.h", xor)],
+            Some("tinypkg-1.0/tinypkg/_impl.h:6"),
+        ),
+        (
+            "include.tar.gz",
+            "../docs/notes.txt",
+            vec![("tinypkg-1.0/docs/notes.txt", xor)],
+            Some("tinypkg-1.0/tinypkg/_speedups.c -> tinypkg-1.0/docs/notes.txt"),
+        ),
+        (
+            "plain.tar.gz",
+            "_impl.h",
+            vec![("tinypkg-1.0/tinypkg/_impl.h", plain)],
+            None,
+        ),
+    ] {
+        let text = source(include);
+        let mut members: Vec<(&str, &[u8])> =
+            vec![("tinypkg-1.0/tinypkg/_speedups.c", text.as_bytes())];
+        members.extend(files);
+        let p = tinypkg_sdist(&c, name, ext, &members);
+        let (o, r) = scan_path_json_under(&c, &lax, &p);
+        let Some(what) = named else {
+            assert_reason(&o, &r, (0, "precheck-harmless"));
+            continue;
+        };
+        assert_reason(&o, &r, (2, "inconclusive"));
+        let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
+        assert!(note.contains(what), "{what} in {note}");
+    }
+}
+
 /// Hatch build hook plugins run what a `pyproject.toml` gives them:
 /// hatch-build-scripts its `commands`, hatch-autorun a `.pth` file made of
 /// `code` or a file's text (each built by pip into a wheel that ran or
