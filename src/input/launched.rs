@@ -924,9 +924,12 @@ fn source_includes(lower: &str, data: &[u8]) -> Vec<(bool, String)> {
     static CYTHON: OnceLock<Regex> = OnceLock::new();
     static RUST: OnceLock<Regex> = OnceLock::new();
     let re = match extension(lower) {
+        // Without `^`: a pattern that starts with a directive's words is
+        // searched by them; that only blanks precede the `#` is checked
+        // after.
         "c" | "cc" | "cpp" | "cxx" | "c++" | "h" | "hh" | "hpp" | "hxx" | "m" | "mm" | "cu"
         | "cuh" => C.get_or_init(|| {
-            Regex::new(r#"(?m)^[ \t]*#[ \t]*(?:include|include_next|import)[ \t]*"([^"\n]+)""#)
+            Regex::new(r#"#[ \t]*(?:include|include_next|import)[ \t]*"([^"\n]+)""#)
                 .expect("the C include pattern compiles")
         }),
         "pyx" | "pxi" | "pxd" => CYTHON.get_or_init(|| {
@@ -939,7 +942,15 @@ fn source_includes(lower: &str, data: &[u8]) -> Vec<(bool, String)> {
         }),
         _ => return Vec::new(),
     };
+    let at_line_start = |at: usize| {
+        data[..at]
+            .iter()
+            .rev()
+            .take_while(|b| **b != b'\n')
+            .all(|b| *b == b' ' || *b == b'\t')
+    };
     re.captures_iter(data)
+        .filter(|c| at_line_start(c.get(0).map_or(0, |m| m.start())))
         .filter_map(|c| std::str::from_utf8(&c[1]).ok().map(str::to_string))
         .map(|p| (false, p))
         .collect()

@@ -1132,114 +1132,147 @@ fn native_runs_built_command(code: &Code) -> Option<usize> {
         return None;
     }
     static CALL: OnceLock<Regex> = OnceLock::new();
+    // The names alone, spelled out, so the search runs on their literals
+    // (lxml's 13 MB `etree.c` cost 40 ms more with the context and the
+    // parenthesis in the pattern); what comes before and after a name is
+    // checked after.
     let call = CALL.get_or_init(|| {
-        build(
-            r"(?:^|[^\w.>:$]|std::)(?:system|_w?system|_?w?popen|exec(?:l|lp|le|v|vp|vpe|ve)|fexecve|posix_spawnp?|CreateProcess(?:AsUser)?[AW]?|ShellExecute(?:Ex)?[AW]?|WinExec|_w?spawn(?:l|le|lp|lpe|v|ve|vp|vpe))\s*\(",
-            false,
-        )
+        let names = [
+            "system", "_system", "_wsystem", "popen", "_popen", "_wpopen", "execl", "execlp",
+            "execle", "execv", "execvp", "execvpe", "execve", "fexecve", "posix_spawn",
+            "posix_spawnp", "CreateProcess", "CreateProcessA", "CreateProcessW",
+            "CreateProcessAsUser", "CreateProcessAsUserA", "CreateProcessAsUserW",
+            "ShellExecute", "ShellExecuteA", "ShellExecuteW", "ShellExecuteEx",
+            "ShellExecuteExA", "ShellExecuteExW", "WinExec", "_spawnl", "_spawnle", "_spawnlp",
+            "_spawnlpe", "_spawnv", "_spawnve", "_spawnvp", "_spawnvpe", "_wspawnl", "_wspawnle",
+            "_wspawnlp", "_wspawnlpe", "_wspawnv", "_wspawnve", "_wspawnvp", "_wspawnvpe",
+        ];
+        let mut names = names.to_vec();
+        // Longest first: leftmost-first alternation takes the first that fits.
+        names.sort_by_key(|n| std::cmp::Reverse(n.len()));
+        build(&names.join("|"), false)
     });
-    let data = code.data;
-    if !call.is_match(data) {
-        return None;
-    }
-    let masked = match extension(&ext) {
-        "pyx" | "pxi" | "pxd" => mask_cython_comments(data),
-        _ => mask_c_comments(data),
+    // A call of the name itself: not part of a longer name, not a member
+    // (`obj.system(`, `p->exec(`, `ns::execv(`) but `std::system(`, and
+    // followed by its parenthesis.
+    let call_at = |text: &[u8], m: regex::bytes::Match| -> Option<usize> {
+        let before = &text[..m.start()];
+        let own = before.ends_with(b"std::")
+            || !before
+                .last()
+                .is_some_and(|b| b.is_ascii_alphanumeric() || b"_.>:$".contains(b));
+        let after = &text[m.end()..];
+        let gap = after.iter().take_while(|b| b.is_ascii_whitespace()).count();
+        let named = !after.first().is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
+        (own && named && after.get(gap) == Some(&b'(')).then_some(m.end() + gap + 1)
     };
-    call.find_iter(&masked)
-        .map(|m| m.end())
-        .find(|&open| !c_literal_args(&masked[open..]))
+    let data = code.data;
+    let mut calls = call.find_iter(data).filter_map(|m| call_at(data, m)).peekable();
+    calls.peek()?;
+    // What lies in a comment or a literal is no call; a comment inside a
+    // call's arguments makes them more than literals, which counts.
+    let hidden = match extension(&ext) {
+        "pyx" | "pxi" | "pxd" => cython_hidden(data),
+        _ => c_hidden(data),
+    };
+    let in_hidden = |at: usize| {
+        let k = hidden.partition_point(|r| r.1 <= at);
+        hidden.get(k).is_some_and(|r| r.0 <= at)
+    };
+    calls
+        .filter(|&open| !in_hidden(open - 1))
+        .find(|&open| !c_literal_args(&data[open..]))
         .map(|open| code.line_of(open - 1))
 }
 
-/// `data` with C's comments (`/* … */`, `// …`) and the text of its
-/// string and character literals blanked out, newlines and quotes kept, so
-/// offsets and line numbers stay and a `//` or a call inside a literal is
-/// neither a comment nor a call.
-fn mask_c_comments(data: &[u8]) -> Vec<u8> {
-    let mut out = data.to_vec();
+/// The byte ranges of `data` that C reads as comments (`/* … */`,
+/// `// …`) or as the text of string and character literals, in order and
+/// apart: a call there is none. A line ends a literal; an escape takes the
+/// byte after it. Ranges, not a blanked copy: lxml's 13 MB `etree.c`
+/// names `system (` in two docstrings, and copying it for them cost more
+/// than the search.
+fn c_hidden(data: &[u8]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
     let mut i = 0;
-    while i < out.len() {
-        match (out[i], out.get(i + 1)) {
+    // From one byte that can open a comment or a literal to the next: a
+    // generated source is mostly neither.
+    while let Some(k) = memchr::memchr3(b'/', b'"', b'\'', &data[i..]) {
+        i += k;
+        match (data[i], data.get(i + 1)) {
             (b'/', Some(b'/')) => {
-                while i < out.len() && out[i] != b'\n' {
-                    out[i] = b' ';
-                    i += 1;
-                }
+                let end = memchr::memchr(b'\n', &data[i..]).map_or(data.len(), |e| i + e);
+                out.push((i, end));
+                i = end;
             }
             (b'/', Some(b'*')) => {
-                let end =
-                    memchr::memmem::find(&out[i + 2..], b"*/").map_or(out.len(), |e| i + 2 + e + 2);
-                for b in &mut out[i..end] {
-                    if *b != b'\n' {
-                        *b = b' ';
-                    }
-                }
+                let end = memchr::memmem::find(&data[i + 2..], b"*/")
+                    .map_or(data.len(), |e| i + 2 + e + 2);
+                out.push((i, end));
                 i = end;
             }
             (q @ (b'"' | b'\''), _) => {
-                // The quotes stay, the text between them is blanked: a
-                // literal is still one, and no call inside it matches.
-                i += 1;
-                while i < out.len() && out[i] != q && out[i] != b'\n' {
-                    let n = if out[i] == b'\\' { 2 } else { 1 };
-                    for b in out.iter_mut().skip(i).take(n) {
-                        if *b != b'\n' {
-                            *b = b' ';
-                        }
+                let mut j = i + 1;
+                let end = loop {
+                    match memchr::memchr3(q, b'\\', b'\n', &data[j.min(data.len())..]) {
+                        None => break data.len(),
+                        Some(e) if data[j + e] == b'\\' => j += e + 2,
+                        Some(e) => break j + e,
                     }
-                    i += n;
-                }
-                i += 1;
+                };
+                out.push((i + 1, end));
+                i = match data.get(end) {
+                    Some(&b) if b == q => end + 1,
+                    _ => end,
+                };
             }
             _ => i += 1,
+        }
+        if i >= data.len() {
+            break;
         }
     }
     out
 }
 
-/// `data` as [`mask_c_comments`] blanks C, for Cython: `#` comments, and
-/// the text of string literals, triple-quoted ones (docstrings) across
-/// lines included (lxml's `xslt.pxi` documents a "file system (see …)").
-fn mask_cython_comments(data: &[u8]) -> Vec<u8> {
-    let mut out = data.to_vec();
-    let blank = |out: &mut [u8], from: usize, to: usize| {
-        for b in &mut out[from..to] {
-            if *b != b'\n' {
-                *b = b' ';
-            }
-        }
-    };
+/// [`c_hidden`] for Cython: `#` comments, and the text of string
+/// literals, triple-quoted ones (docstrings) across lines included
+/// (lxml's `xslt.pxi` documents a "file system (see …)").
+fn cython_hidden(data: &[u8]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
     let mut i = 0;
-    while i < out.len() {
-        match out[i] {
+    while let Some(k) = memchr::memchr3(b'#', b'"', b'\'', &data[i..]) {
+        i += k;
+        match data[i] {
             b'#' => {
-                let end = memchr::memchr(b'\n', &out[i..]).map_or(out.len(), |e| i + e);
-                blank(&mut out, i, end);
+                let end = memchr::memchr(b'\n', &data[i..]).map_or(data.len(), |e| i + e);
+                out.push((i, end));
                 i = end;
             }
-            q @ (b'"' | b'\'') => {
-                let triple = out.get(i..i + 3) == Some(&[q, q, q][..]);
+            q => {
+                let triple = data.get(i..i + 3) == Some(&[q, q, q][..]);
                 let open = if triple { 3 } else { 1 };
                 let mut j = i + open;
                 let end = loop {
-                    match out.get(j) {
-                        None => break out.len(),
+                    match data.get(j) {
+                        None => break data.len(),
                         Some(b'\\') => j += 2,
                         Some(b'\n') if !triple => break j,
                         Some(&b)
-                            if b == q && (!triple || out.get(j..j + 3) == Some(&[q, q, q][..])) =>
+                            if b == q
+                                && (!triple || data.get(j..j + 3) == Some(&[q, q, q][..])) =>
                         {
                             break j
                         }
                         Some(_) => j += 1,
                     }
                 };
-                let end = end.min(out.len());
-                blank(&mut out, i + open, end);
-                i = (end + open).min(out.len());
+                let end = end.min(data.len());
+                out.push((i + open, end));
+                i = (end + open).min(data.len());
             }
-            _ => i += 1,
+        }
+        if i >= data.len() {
+            break;
         }
     }
     out
