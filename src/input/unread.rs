@@ -1138,14 +1138,51 @@ fn native_runs_built_command(code: &Code) -> Option<usize> {
     // checked after.
     let call = CALL.get_or_init(|| {
         let names = [
-            "system", "_system", "_wsystem", "popen", "_popen", "_wpopen", "execl", "execlp",
-            "execle", "execv", "execvp", "execvpe", "execve", "fexecve", "posix_spawn",
-            "posix_spawnp", "CreateProcess", "CreateProcessA", "CreateProcessW",
-            "CreateProcessAsUser", "CreateProcessAsUserA", "CreateProcessAsUserW",
-            "ShellExecute", "ShellExecuteA", "ShellExecuteW", "ShellExecuteEx",
-            "ShellExecuteExA", "ShellExecuteExW", "WinExec", "_spawnl", "_spawnle", "_spawnlp",
-            "_spawnlpe", "_spawnv", "_spawnve", "_spawnvp", "_spawnvpe", "_wspawnl", "_wspawnle",
-            "_wspawnlp", "_wspawnlpe", "_wspawnv", "_wspawnve", "_wspawnvp", "_wspawnvpe",
+            "system",
+            "_system",
+            "_wsystem",
+            "popen",
+            "_popen",
+            "_wpopen",
+            "execl",
+            "execlp",
+            "execle",
+            "execv",
+            "execvp",
+            "execvpe",
+            "execve",
+            "fexecve",
+            "posix_spawn",
+            "posix_spawnp",
+            "CreateProcess",
+            "CreateProcessA",
+            "CreateProcessW",
+            "CreateProcessAsUser",
+            "CreateProcessAsUserA",
+            "CreateProcessAsUserW",
+            "ShellExecute",
+            "ShellExecuteA",
+            "ShellExecuteW",
+            "ShellExecuteEx",
+            "ShellExecuteExA",
+            "ShellExecuteExW",
+            "WinExec",
+            "_spawnl",
+            "_spawnle",
+            "_spawnlp",
+            "_spawnlpe",
+            "_spawnv",
+            "_spawnve",
+            "_spawnvp",
+            "_spawnvpe",
+            "_wspawnl",
+            "_wspawnle",
+            "_wspawnlp",
+            "_wspawnlpe",
+            "_wspawnv",
+            "_wspawnve",
+            "_wspawnvp",
+            "_wspawnvpe",
         ];
         let mut names = names.to_vec();
         // Longest first: leftmost-first alternation takes the first that fits.
@@ -1163,11 +1200,16 @@ fn native_runs_built_command(code: &Code) -> Option<usize> {
                 .is_some_and(|b| b.is_ascii_alphanumeric() || b"_.>:$".contains(b));
         let after = &text[m.end()..];
         let gap = after.iter().take_while(|b| b.is_ascii_whitespace()).count();
-        let named = !after.first().is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
+        let named = !after
+            .first()
+            .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
         (own && named && after.get(gap) == Some(&b'(')).then_some(m.end() + gap + 1)
     };
     let data = code.data;
-    let mut calls = call.find_iter(data).filter_map(|m| call_at(data, m)).peekable();
+    let mut calls = call
+        .find_iter(data)
+        .filter_map(|m| call_at(data, m))
+        .peekable();
     calls.peek()?;
     // What lies in a comment or a literal is no call; a comment inside a
     // call's arguments makes them more than literals, which counts.
