@@ -1054,10 +1054,10 @@ struct HiddenCode {
     /// archive mean the environment's folders.
     wheel: Option<String>,
     /// What could be a shipped repository's settings or hooks
-    /// ([`super::repository`]), which rendering drops as junk: looked at
-    /// here only for a package rendered whole, as read; a version diff
-    /// looks at its new members before they are dropped
-    /// ([`Unchanged::finish`]).
+    /// ([`super::repository`]), which rendering drops as junk: judged
+    /// from here only for a package rendered whole, whose members are
+    /// looked at as read; a version diff looks at its new members before
+    /// they are dropped ([`Unchanged::junk_seen`]).
     repositories: super::repository::Repositories,
 }
 
@@ -2641,22 +2641,37 @@ impl Unchanged {
         self.root_holds && (!self.base_rootless || common_root(as_read).is_none())
     }
 
-    /// Where the new release's members that rendering drops as junk open
-    /// the tests or docs (a shipped `.egg-info` folder's entry points,
-    /// which setuptools' legacy build imports: see
-    /// `unread::is_metadata_folder`): (path as read, line). A package
-    /// rendered whole is looked at before anything is dropped; a version
-    /// diff drops them with the rest of its junk before its changed
-    /// members are looked at.
-    fn junk_openings(&self) -> Vec<(String, usize)> {
-        self.kept
+    /// What the new release's members that rendering drops as junk tell,
+    /// looked at before they are dropped (a package rendered whole is
+    /// looked at as read, junk and all; a version diff drops its junk
+    /// before its changed members are looked at), given the package's
+    /// `links`:
+    ///
+    /// - the note on the repositories it ships ([`super::repository`]),
+    ///   judged whole: its build runs git in them whatever changed, and
+    ///   the base's were never rendered, so never judged;
+    /// - where a shipped `.egg-info` folder's entry points, which
+    ///   setuptools' legacy build imports, open the tests or docs
+    ///   (`unread::is_metadata_folder`): (path as read, line).
+    fn junk_seen(&self, links: &[(String, String)]) -> (Option<String>, Vec<(String, usize)>) {
+        let mut repositories = super::repository::Repositories::default();
+        let as_read = self.kept.iter().map(|m| (&m.path, &m.data));
+        for (path, data) in as_read.chain(self.same.iter().map(|(p, o)| (p, &o.data))) {
+            repositories.look_at(path, data);
+        }
+        let openings = self
+            .kept
             .iter()
             .filter(|m| is_junk(&m.path))
             .filter_map(|m| {
                 let code = super::code::Code::new(&m.path, &m.data);
                 super::unread::first_opening_in(&code).map(|line| (m.path.clone(), line))
             })
-            .collect()
+            .collect();
+        (
+            super::repository::note(&repositories.findings(links)),
+            openings,
+        )
     }
 
     /// What the members left as they were make run ([`HiddenCode`]), by
@@ -2717,15 +2732,6 @@ impl Unchanged {
             .filter(|(_, o)| !is_dropped(&o.path, mode))
             .count();
         let linked = linked_note(&links);
-        // Before rendering drops them as junk: the whole new release's
-        // repositories, which its build runs git in whatever changed (the
-        // base's were never rendered, so never judged).
-        let mut repositories = super::repository::Repositories::default();
-        let as_read = self.kept.iter().map(|m| (&m.path, &m.data));
-        for (path, data) in as_read.chain(self.same.iter().map(|(p, o)| (p, &o.data))) {
-            repositories.look_at(path, data);
-        }
-        let repositories = super::repository::note(&repositories.findings(&links));
         let mut new = Package {
             members: self.kept,
             notes,
@@ -2757,7 +2763,7 @@ impl Unchanged {
         (
             holds_files.then_some(new),
             old,
-            opaque([compiled, linked, repositories]),
+            opaque([compiled, linked]),
             same,
         )
     }
@@ -2834,9 +2840,9 @@ pub fn render_package_mode(
         (_, Some(Ok(n))) => notes.extend(n.iter().map(|n| format!("base: {n}"))),
         _ => {}
     }
-    let (same, junk_openings) = match mode {
-        RenderMode::Scan => (split.hidden(), split.junk_openings()),
-        RenderMode::Corpus => (HiddenCode::default(), Vec::new()),
+    let (same, (repositories, junk_openings)) = match mode {
+        RenderMode::Scan => (split.hidden(), split.junk_seen(&new.links)),
+        RenderMode::Corpus => (HiddenCode::default(), (None, Vec::new())),
     };
     let (new, old, opaque_change, unchanged) =
         split.finish(new, old_by_path, base.is_some(), mode, &folders);
@@ -2882,7 +2888,7 @@ pub fn render_package_mode(
     );
     let cut = cut_note(r.cut_capability.iter().map(String::as_str), &hidden);
     input.opaque_code = opaque(
-        [opaque_change, cut]
+        [opaque_change, repositories, cut]
             .into_iter()
             .chain(hidden.opaque_notes()),
     );
