@@ -698,6 +698,27 @@ pub fn is_compiled_source(lower_name: &str) -> bool {
     COMPILED_SOURCE.contains(&extension(lower_name))
 }
 
+/// The language a compiled source is read in for the files it includes
+/// ([`source_includes`]) and the programs it runs
+/// (`unread::native_runs_built_command`), by its (lowercased) name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum SourceLanguage {
+    /// C, C++, Objective-C and CUDA, and their headers.
+    C,
+    Cython,
+    Rust,
+}
+
+pub(super) fn source_language(lower_name: &str) -> Option<SourceLanguage> {
+    match extension(lower_name) {
+        "c" | "cc" | "cpp" | "cxx" | "c++" | "h" | "hh" | "hpp" | "hxx" | "m" | "mm" | "cu"
+        | "cuh" => Some(SourceLanguage::C),
+        "pyx" | "pxi" | "pxd" => Some(SourceLanguage::Cython),
+        "rs" => Some(SourceLanguage::Rust),
+        _ => None,
+    }
+}
+
 /// The source files (archive paths, resolved, not checked to exist; a
 /// `*` or `?` kept as written, for the caller to match) that `data`, a
 /// root `setup.py` or `pyproject.toml`, or a build script or `Cargo.toml`
@@ -923,24 +944,23 @@ fn source_includes(lower: &str, data: &[u8]) -> Vec<(bool, String)> {
     static C: OnceLock<Regex> = OnceLock::new();
     static CYTHON: OnceLock<Regex> = OnceLock::new();
     static RUST: OnceLock<Regex> = OnceLock::new();
-    let re = match extension(lower) {
+    let re = match source_language(lower) {
         // Without `^`: a pattern that starts with a directive's words is
         // searched by them; that only blanks precede the `#` is checked
         // after.
-        "c" | "cc" | "cpp" | "cxx" | "c++" | "h" | "hh" | "hpp" | "hxx" | "m" | "mm" | "cu"
-        | "cuh" => C.get_or_init(|| {
+        Some(SourceLanguage::C) => C.get_or_init(|| {
             Regex::new(r#"#[ \t]*(?:include|include_next|import)[ \t]*"([^"\n]+)""#)
                 .expect("the C include pattern compiles")
         }),
-        "pyx" | "pxi" | "pxd" => CYTHON.get_or_init(|| {
+        Some(SourceLanguage::Cython) => CYTHON.get_or_init(|| {
             Regex::new(r#"(?m)^[ \t]*include[ \t]+["']([^"'\n]+)["']"#)
                 .expect("the Cython include pattern compiles")
         }),
-        "rs" => RUST.get_or_init(|| {
+        Some(SourceLanguage::Rust) => RUST.get_or_init(|| {
             Regex::new(r#"\binclude!\s*\(\s*"([^"\n]+)"\s*,?\s*\)"#)
                 .expect("the Rust include pattern compiles")
         }),
-        _ => return Vec::new(),
+        None => return Vec::new(),
     };
     let at_line_start = |at: usize| {
         data[..at]
@@ -998,16 +1018,14 @@ fn scikit_build_source(code: &Code) -> Vec<(bool, String)> {
 /// from a variable (`$`) is not followed. `cmake.toolchain-file` is not
 /// read: scikit-build-core refuses it in a `pyproject.toml`.
 fn scikit_build_scripts(cmake: &toml::Value) -> Vec<String> {
+    // `VAR=VALUE` or `VAR:TYPE=VALUE`: the value when VAR names a script.
+    fn define(d: &str) -> Option<&str> {
+        let (var, value) = d.split_once('=')?;
+        let var = var.split_once(':').map_or(var, |(v, _)| v).trim();
+        cmake_script_variable(var).then_some(value)
+    }
     let mut out = Vec::new();
-    let mut keep = |v: &str| {
-        // A list of scripts (CMAKE_PROJECT_TOP_LEVEL_INCLUDES) is `;`-separated.
-        out.extend(
-            v.split(';')
-                .map(str::trim)
-                .filter(|p| !p.is_empty() && !p.contains('$'))
-                .map(str::to_string),
-        )
-    };
+    let mut keep = |v: &str| out.extend(cmake_script_list(v, |p| p).map(str::to_string));
     let args: Vec<&str> = cmake
         .get("args")
         .and_then(toml::Value::as_array)
@@ -1017,12 +1035,6 @@ fn scikit_build_scripts(cmake: &toml::Value) -> Vec<String> {
         .collect();
     let mut words = args.iter().map(|a| a.trim());
     while let Some(word) = words.next() {
-        // `VAR=VALUE` or `VAR:TYPE=VALUE`: the value when VAR names a script.
-        fn define(d: &str) -> Option<&str> {
-            let (var, value) = d.split_once('=')?;
-            let var = var.split_once(':').map_or(var, |(v, _)| v).trim();
-            cmake_script_variable(var).then_some(value)
-        }
         let script = match word {
             "-C" | "--toolchain" => words.next(),
             "-D" => words.next().and_then(define),
@@ -1070,12 +1082,10 @@ fn cmake_preset_scripts(data: &[u8]) -> Vec<(bool, String)> {
         .and_then(serde_json::Value::as_array);
     let mut out = Vec::new();
     let mut keep = |v: &str| {
-        for p in v.split(';').map(str::trim) {
-            let p = p.strip_prefix("${sourceDir}/").unwrap_or(p);
-            if !p.is_empty() && !p.contains('$') {
-                out.push((false, p.to_string()));
-            }
+        fn source_dir(p: &str) -> &str {
+            p.strip_prefix("${sourceDir}/").unwrap_or(p)
         }
+        out.extend(cmake_script_list(v, source_dir).map(|p| (false, p.to_string())));
     };
     for preset in presets.into_iter().flatten() {
         if let Some(t) = preset.get("toolchainFile").and_then(|t| t.as_str()) {
@@ -1095,6 +1105,20 @@ fn cmake_preset_scripts(data: &[u8]) -> Vec<(bool, String)> {
         }
     }
     out
+}
+
+/// The paths in a CMake value naming scripts (a list of them, such as
+/// `CMAKE_PROJECT_TOP_LEVEL_INCLUDES`, is `;`-separated), each trimmed and
+/// passed through `resolve` (a presets file's `${sourceDir}/`), then
+/// kept unless empty or built from a variable or macro (`$`).
+fn cmake_script_list<'a>(
+    value: &'a str,
+    resolve: impl Fn(&'a str) -> &'a str,
+) -> impl Iterator<Item = &'a str> {
+    value
+        .split(';')
+        .map(move |p| resolve(p.trim()))
+        .filter(|p| !p.is_empty() && !p.contains('$'))
 }
 
 /// Whether a CMake variable names a script CMake runs: the toolchain

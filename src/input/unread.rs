@@ -1124,11 +1124,10 @@ pub fn first_unread_run_in(code: &Code) -> Option<usize> {
 /// text the models read; a member call (`obj.system(`, `p->exec(`) is
 /// another function. Comments are skipped: lapack's say "system (A)".
 fn native_runs_built_command(code: &Code) -> Option<usize> {
-    const NATIVE: &[&str] = &[
-        "c", "cc", "cpp", "cxx", "c++", "h", "hh", "hpp", "hxx", "m", "mm", "pyx", "pxi", "pxd",
-    ];
-    let ext = file_name(code.path).1;
-    if !NATIVE.contains(&extension(&ext)) || is_inert(code.path) {
+    use super::launched::SourceLanguage;
+    let language = super::launched::source_language(&file_name(code.path).1);
+    if !matches!(language, Some(SourceLanguage::C | SourceLanguage::Cython)) || is_inert(code.path)
+    {
         return None;
     }
     static CALL: OnceLock<Regex> = OnceLock::new();
@@ -1213,8 +1212,8 @@ fn native_runs_built_command(code: &Code) -> Option<usize> {
     calls.peek()?;
     // What lies in a comment or a literal is no call; a comment inside a
     // call's arguments makes them more than literals, which counts.
-    let hidden = match extension(&ext) {
-        "pyx" | "pxi" | "pxd" => cython_hidden(data),
+    let hidden = match language {
+        Some(SourceLanguage::Cython) => cython_hidden(data),
         _ => c_hidden(data),
     };
     let in_hidden = |at: usize| {
