@@ -1109,7 +1109,7 @@ pub fn first_unread_run_in(code: &Code) -> Option<usize> {
     [fetched, in_language, native].into_iter().flatten().min()
 }
 
-/// Where a C, C++, Objective-C or Cython source (`code`) hands a program
+/// Where a C, C++, Objective-C, CUDA or Cython source (`code`) hands a program
 /// runner a command or arguments it builds at run time: C's `system`,
 /// `popen` and the `exec*` family, `posix_spawn`, Windows'
 /// `CreateProcess`, `ShellExecute`, `WinExec` and `_spawn*`, called with
