@@ -59,23 +59,12 @@ fn c_runs_built_command(code: &Code, language: SourceLanguage) -> Option<usize> 
     // parenthesis in the pattern); what comes before and after a name is
     // checked after.
     let call = CALL.get_or_init(|| {
-        let names = [
-            "system",
+        // POSIX's runners, and Windows' and the C runtime's.
+        let names = RUNNERS.iter().copied().chain([
             "_system",
             "_wsystem",
-            "popen",
             "_popen",
             "_wpopen",
-            "execl",
-            "execlp",
-            "execle",
-            "execv",
-            "execvp",
-            "execvpe",
-            "execve",
-            "fexecve",
-            "posix_spawn",
-            "posix_spawnp",
             "CreateProcess",
             "CreateProcessA",
             "CreateProcessW",
@@ -105,8 +94,8 @@ fn c_runs_built_command(code: &Code, language: SourceLanguage) -> Option<usize> 
             "_wspawnve",
             "_wspawnvp",
             "_wspawnvpe",
-        ];
-        let mut names = names.to_vec();
+        ]);
+        let mut names: Vec<&str> = names.collect();
         // Longest first: leftmost-first alternation takes the first that fits.
         names.sort_by_key(|n| std::cmp::Reverse(n.len()));
         super::unread::build(&names.join("|"), false)
@@ -330,7 +319,10 @@ fn rust_runs_built_command(code: &Code) -> Option<usize> {
     static LIBC: OnceLock<Regex> = OnceLock::new();
     let libc = LIBC.get_or_init(|| {
         super::unread::build(
-            r"\b(?:libc|nix\s*::\s*unistd)\s*::\s*(?:system|popen|execl|execlp|execle|execv|execvp|execvpe|execve|fexecve|posix_spawn|posix_spawnp)\s*\(",
+            &format!(
+                r"\b(?:libc|nix\s*::\s*unistd)\s*::\s*(?:{})\s*\(",
+                RUNNERS.join("|")
+            ),
             false,
         )
     });
@@ -423,8 +415,9 @@ fn rust_runs_built_command(code: &Code) -> Option<usize> {
     found.map(|at| code.line_of(at))
 }
 
-/// The program runners of libc and nix's `unistd` that
-/// [`rust_runs_built_command`] counts however they are called.
+/// POSIX's program runners: what C calls ([`c_runs_built_command`], with
+/// Windows' own), and what libc and nix's `unistd` give Rust
+/// ([`rust_runs_built_command`], counted however they are called).
 const RUNNERS: &[&str] = &[
     "system",
     "popen",
