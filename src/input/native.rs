@@ -372,6 +372,7 @@ fn rust_runs_built_command(code: &Code) -> Option<usize> {
     // Read when a program is first named by a variable.
     let mut bindings: Option<HashMap<&[u8], String>> = None;
     let mut shells = 0usize;
+    let mut shell_starts = Vec::new();
     let mut calls: Vec<_> = calls.collect();
     calls.sort_by_key(|m| m.start());
     for m in calls {
@@ -403,16 +404,114 @@ fn rust_runs_built_command(code: &Code) -> Option<usize> {
             found = found.into_iter().chain([open]).min();
             break;
         }
-        let mut at = chain_runs_built(data, text, close + 1);
-        if let Some(name) = bound_name(text, m.start()) {
-            at = at
-                .into_iter()
-                .chain(uses_run_built(data, text, close + 1, name))
-                .min();
-        }
-        found = found.into_iter().chain(at).min();
+        shell_starts.push(m.start());
+        found = found
+            .into_iter()
+            .chain(shell_runs_built(data, text, m.start(), close))
+            .min();
     }
-    found.map(|at| code.line_of(at))
+    if found.is_some() || shell_starts.is_empty() {
+        return found.map(|at| code.line_of(at));
+    }
+    // A function that makes the shell's `Command` and returns it (`fn
+    // shell() -> Command { Command::new("sh") }`): its callers hand it
+    // the arguments.
+    let helpers = match shell_helpers(text, &shell_starts) {
+        Ok(helpers) => helpers,
+        Err(at) => return Some(code.line_of(at)),
+    };
+    if helpers.is_empty() {
+        return None;
+    }
+    let call = super::unread::build(
+        &format!(
+            r"\b(?:{})\s*\(",
+            helpers
+                .iter()
+                .map(|h| String::from_utf8_lossy(h).into_owned())
+                .collect::<Vec<_>>()
+                .join("|")
+        ),
+        false,
+    );
+    for m in call.find_iter(text) {
+        let head = text[..m.start()].trim_ascii_end();
+        if head.ends_with(b"fn")
+            && !head[..head.len() - 2]
+                .last()
+                .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        {
+            continue;
+        }
+        let open = m.end() - 1;
+        shells += 1;
+        let Some(close) = closing(text, open).filter(|_| shells <= MAX_SHELLS) else {
+            return Some(code.line_of(open));
+        };
+        if let Some(at) = shell_runs_built(data, text, m.start(), close) {
+            return Some(code.line_of(at));
+        }
+    }
+    None
+}
+
+/// Where a shell's `Command` made by the expression at `start..=close`
+/// (`Command::new("sh")`, or a helper's call) is handed a built argument
+/// or a pipe: on its own chain, or on the name it is bound to in its
+/// block.
+fn shell_runs_built(data: &[u8], text: &[u8], start: usize, close: usize) -> Option<usize> {
+    let at = chain_runs_built(data, text, close + 1);
+    let bound =
+        bound_name(text, start).and_then(|name| uses_run_built(data, text, close + 1, name));
+    at.into_iter().chain(bound).min()
+}
+
+/// The functions of this file that return a `Command` (`-> Command`, `->
+/// io::Result<Command>`) and make a shell's in their body (one of
+/// `shell_starts`): their names. More such functions than
+/// [`MAX_SHELLS`] (each body is read up to 256 KB, and bodies can nest)
+/// is an `Err` at the one past it: the caller counts it.
+fn shell_helpers<'t>(text: &'t [u8], shell_starts: &[usize]) -> Result<Vec<&'t [u8]>, usize> {
+    static FN: OnceLock<Regex> = OnceLock::new();
+    let header = FN.get_or_init(|| {
+        super::unread::build(
+            r"\bfn\s+([A-Za-z_][A-Za-z0-9_]*)\s*(?:<[^>{;]*>)?\s*\(",
+            false,
+        )
+    });
+    let mut out = Vec::new();
+    let mut returning = 0usize;
+    for c in header.captures_iter(text) {
+        let whole = c.get(0).expect("the match");
+        let Some(params) = closing(text, whole.end() - 1) else {
+            continue;
+        };
+        let rest = &text[params + 1..];
+        let Some(body) = memchr::memchr2(b'{', b';', rest).filter(|&b| rest[b] == b'{') else {
+            continue;
+        };
+        let returns = &rest[..body];
+        let command = memchr::memmem::find_iter(returns, b"Command").any(|i| {
+            let ident = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
+            !returns[..i].last().is_some_and(ident) && !returns.get(i + 7).is_some_and(ident)
+        });
+        if !command || !returns.trim_ascii_start().starts_with(b"->") {
+            continue;
+        }
+        let open = params + 1 + body;
+        returning += 1;
+        if returning > MAX_SHELLS {
+            return Err(open);
+        }
+        // Read as far as [`uses_run_built`] reads a block.
+        let end = block_end(text, open + 1).unwrap_or(text.len().min(open + 256 * 1024));
+        let lo = shell_starts.partition_point(|&s| s < open);
+        if shell_starts.get(lo).is_some_and(|&s| s < end) {
+            let name = c.get(1).expect("the name");
+            out.push(&text[name.start()..name.end()]);
+        }
+    }
+    Ok(out)
 }
 
 /// POSIX's program runners: what C calls ([`c_runs_built_command`], with
@@ -601,26 +700,30 @@ fn bound_name(text: &[u8], at: usize) -> Option<&[u8]> {
 /// receiver (`name.arg(…)`) hands its command a built argument or a pipe
 /// ([`chain_runs_built`]).
 fn uses_run_built(data: &[u8], text: &[u8], from: usize, name: &[u8]) -> Option<usize> {
-    let mut depth = 0usize;
     // A block longer than this is read that far.
-    let mut end = text.len().min(from + 256 * 1024);
-    for (i, b) in text[from..end].iter().enumerate() {
-        match b {
-            b'{' => depth += 1,
-            b'}' if depth == 0 => {
-                end = from + i;
-                break;
-            }
-            b'}' => depth -= 1,
-            _ => {}
-        }
-    }
+    let end = block_end(text, from).unwrap_or(text.len().min(from + 256 * 1024));
     let ident = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
     memchr::memmem::find_iter(&text[from..end], name)
         .map(|i| from + i)
         .filter(|&i| !text[..i].last().is_some_and(|b| ident(b) || *b == b'.'))
         .filter(|&i| !text.get(i + name.len()).is_some_and(ident))
         .find_map(|i| chain_runs_built(data, text, i + name.len()))
+}
+
+/// The offset of the `}` that closes the block `from` lies in, read up
+/// to 256 KB; `None` past that.
+fn block_end(text: &[u8], from: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let end = text.len().min(from + 256 * 1024);
+    for (i, b) in text[from..end].iter().enumerate() {
+        match b {
+            b'{' => depth += 1,
+            b'}' if depth == 0 => return Some(from + i),
+            b'}' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Where the method chain that starts at `at` (`.arg(…).args(…)?.stdin(…)`)
@@ -1010,6 +1113,8 @@ mod tests {
             ("build.rs", "use nix::unistd::*;\n\nexecvp(&p, &a);\n", 3),
             ("build.rs", "const SH: &str = \"/bin/sh\";\nfn main() {\n    let _ = Command::new(SH).args([\"-c\", &s]).status();\n}\n", 3),
             ("build.rs", "let sh = \"bash\";\nlet mut c = Command::new(&sh);\nc.arg(\"-c\").arg(&s);\n", 3),
+            ("build.rs", "fn main() {\n    let _ = shell().arg(\"-c\").arg(&s).status();\n}\nfn shell() -> Command {\n    Command::new(\"sh\")\n}\n", 2),
+            ("build.rs", "fn py<'a>(v: &'a str) -> std::io::Result<Command> {\n    let mut c = Command::new(\"python3\");\n    c.arg(\"-\");\n    Ok(c)\n}\nfn main() {\n    let mut p = py(\"3\")?;\n    p.stdin(Stdio::piped());\n}\n", 8),
         ] {
             assert_eq!(c(path, code), Some(line), "{path}: {code}");
         }
@@ -1031,6 +1136,10 @@ mod tests {
             ("src/lib.rs", "use libc::{c_char, getpid};\nfn system(x: u8) {}\nsystem(1);\n"),
             ("src/lib.rs", "use libc::system;\nextern \"C\" { fn system(c: *const c_char) -> c_int; }\nlet n = os.system(2);\n"),
             ("docs/notes.txt", "Command::new(\"sh\").arg(s);\n"),
+            // A helper that returns a shell's command, only ever given
+            // literals; one that returns something else.
+            ("build.rs", "fn shell() -> Command {\n    Command::new(\"sh\")\n}\nfn main() {\n    shell().arg(\"-c\").arg(\"true\");\n}\n"),
+            ("build.rs", "fn run(s: &str) -> bool {\n    Command::new(\"sh\").arg(\"-c\").arg(\"true\").status().is_ok()\n}\nfn main() {\n    run(&s);\n}\n"),
         ] {
             assert_eq!(c(path, code), None, "{path}: {code}");
         }
@@ -1058,6 +1167,17 @@ mod tests {
             c("Command::new(/* sh */ \"sh\")\n.env(\"K\", \"v\")\n.arg(\"-c\");\n"),
             None
         );
+        // A helper's calls count against the same cap, and so do the
+        // functions that return a `Command`.
+        let helper = "fn sh() -> Command {\n    Command::new(\"sh\")\n}\n";
+        let calls = "sh().arg(\"true\");\n".repeat(MAX_SHELLS - 1);
+        assert_eq!(c(&format!("{helper}{calls}")), None);
+        assert_eq!(
+            c(&format!("{helper}{calls}sh().arg(\"true\");\n")),
+            Some(MAX_SHELLS + 3)
+        );
+        let returning = "fn f() -> Command {\n    g()\n}\n".repeat(MAX_SHELLS);
+        assert_eq!(c(&format!("{helper}{returning}")), Some(3 * MAX_SHELLS + 1));
         let many = "Command::new(\"sh\").arg(\"true\");\n".repeat(MAX_SHELLS);
         assert_eq!(c(&many), None);
         assert_eq!(
