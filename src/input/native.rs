@@ -303,7 +303,9 @@ fn c_literal_args(rest: &[u8]) -> bool {
 /// `python3`, `/usr/bin/env`, …) given an argument that is not a literal
 /// (`.arg(s)`, `.args(["-c", &s])`), or its standard input piped (the
 /// program is written to it), on the call's own chain or on the name it is
-/// bound to (`let mut c = Command::new("sh"); c.arg(s);`, in that block);
+/// bound to (`let mut c = Command::new("sh"); c.arg(s);`, in that block),
+/// also where a function of the file makes it and returns it
+/// ([`shell_helpers`]: `fn shell() -> Command`, then `shell().arg(s)`);
 /// and `libc::` or `nix::unistd::` `system`, `popen`, `exec*` and
 /// `posix_spawn*`, called at all. The 1-based line, or `None`. A maturin
 /// sdist whose `build.rs` XOR-decoded `touch …` and ran it with `sh -c`,
