@@ -545,16 +545,17 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
                 }
                 (None, _) => (None, None),
             };
-            let mut inp = match &base {
+            let source = path.display().to_string();
+            let read = guarded(|| match &base {
                 Some(b) => crate::input::render::render_package(Some(b), path, &limits),
                 // Missing paths were refused before the scan; one that fails
                 // now (removed, unreadable) blocks on its own instead of
                 // ending the run and losing every other package's report.
-                None => input::read_path(path, &limits).unwrap_or_else(|e| {
-                    let source = path.display().to_string();
-                    Input::unread(&source, e.to_string())
-                }),
-            };
+                None => input::read_path(path, &limits)
+                    .unwrap_or_else(|e| Input::unread(&source, e.to_string())),
+            });
+            let mut inp =
+                read.unwrap_or_else(|panic| Input::unread(&source, internal_error(&panic)));
             inp.notes.extend(note);
             let ids = policies_for(&inp);
             // A folder's hash is of what its reader saw (files, links and
@@ -568,13 +569,13 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
                     match c.get(&key, &inp.sha256) {
                         Some(hit) => from_cache(hit, &inp, &coord),
                         None => {
-                            let r = coord.scan(&inp, &ids);
+                            let r = scan_guarded(&coord, &inp, &ids);
                             c.put(&key, &r);
                             r
                         }
                     }
                 }
-                _ => coord.scan(&inp, &ids),
+                _ => scan_guarded(&coord, &inp, &ids),
             };
             emit(r, Some(&inp), Some(path))
         })
@@ -584,6 +585,38 @@ fn scan(config: Config, args: ScanArgs) -> Result<i32> {
         .into_inner()
         .map_err(|_| anyhow!("output lock poisoned"))?;
     Ok(out.finish())
+}
+
+/// Runs `f`, turning a panic into the message it carried. A bug that one
+/// hostile package trips in a reader must block that package, not end
+/// the run and lose every other package's report (a fuzzed Rust source
+/// once made a rule's pattern fail to compile, session 47).
+fn guarded<T>(f: impl FnOnce() -> T) -> std::result::Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|p| {
+        p.downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| p.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".to_string())
+    })
+}
+
+/// The error a package gets when Canary itself failed on it.
+fn internal_error(panic: &str) -> String {
+    format!(
+        "Canary failed on this input (internal error: {panic}); it is blocked, not judged: please report it with the input"
+    )
+}
+
+/// [`Coordinator::scan`](crate::coordinator::Coordinator::scan), a panic
+/// in it turned into the report of an unread input ([`guarded`]): blocked.
+fn scan_guarded(
+    coord: &crate::coordinator::Coordinator,
+    inp: &Input,
+    ids: &[String],
+) -> crate::report::Report {
+    guarded(|| coord.scan(inp, ids)).unwrap_or_else(|panic| {
+        coord.scan(&Input::unread(&inp.source, internal_error(&panic)), ids)
+    })
 }
 
 /// The releases in an `--accepted` folder that name their project and
@@ -1170,4 +1203,42 @@ fn detectors_check(config: Config, local_only: bool) -> Result<i32> {
         }
     }
     Ok(if all_ok { 0 } else { 2 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A panic while one package is read or judged becomes that package's
+    /// blocked report, the panic named, and the run goes on.
+    #[test]
+    fn a_panic_on_one_input_blocks_that_input() {
+        assert_eq!(guarded(|| 7), Ok(7));
+        assert_eq!(
+            guarded(|| -> u8 { panic!("boom {}", 1) }),
+            Err("boom 1".to_string())
+        );
+        assert_eq!(
+            guarded(|| -> u8 { panic!("plain") }),
+            Err("plain".to_string())
+        );
+        let policy = Policy::builtin("malicious-package").expect("a built-in policy");
+        let coord = build_coordinator(Config::default(), &[policy], true).expect("a coordinator");
+        let ids = vec!["malicious-package".to_string()];
+        let panicked = guarded(|| -> Input { panic!("a reader's bug") }).unwrap_err();
+        let r = coord.scan(
+            &Input::unread("pkg.tar.gz", internal_error(&panicked)),
+            &ids,
+        );
+        assert_eq!(r.decision, crate::report::Decision::Block);
+        let text = serde_json::to_string(&r).unwrap();
+        assert!(text.contains("internal error: a reader's bug"), "{text}");
+        // The scan's own guard: a plain input is judged as before.
+        let plain = Input::unread("other.tar.gz", "truncated gzip".to_string());
+        let guarded_report = scan_guarded(&coord, &plain, &ids);
+        assert_eq!(
+            serde_json::to_value(&guarded_report).unwrap()["decision"],
+            serde_json::to_value(coord.scan(&plain, &ids)).unwrap()["decision"]
+        );
+    }
 }

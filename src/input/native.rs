@@ -546,6 +546,15 @@ fn imported_runner_call(text: &[u8], import: &Regex) -> Option<usize> {
         let what = what.trim_matches(|c| c == '{' || c == '}');
         for item in what.split(',') {
             let words: Vec<&str> = item.split_whitespace().collect();
+            // Only names: what else the braces hold (a hostile file's
+            // `{system as s;;(}`) is no import, and no pattern.
+            let ident = |w: &str| {
+                w.bytes().next().is_some_and(|b| !b.is_ascii_digit())
+                    && w.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            };
+            if !words.iter().all(|w| *w == "*" || ident(w)) {
+                continue;
+            }
             match words.as_slice() {
                 ["*"] => local.extend(RUNNERS.iter().map(|r| r.to_string())),
                 [name] if RUNNERS.contains(name) => local.push(name.to_string()),
@@ -557,6 +566,7 @@ fn imported_runner_call(text: &[u8], import: &Regex) -> Option<usize> {
     if local.is_empty() {
         return None;
     }
+    let local: Vec<String> = local.iter().map(|n| regex::escape(n)).collect();
     let call = super::unread::build(&format!(r"\b(?:{})\s*\(", local.join("|")), false);
     let first = call.find_iter(text).map(|m| m.end() - 1).find(|&open| {
         let start = open
@@ -1136,6 +1146,9 @@ mod tests {
             ("src/lib.rs", "/* Command::new(\"sh\").arg(s) */\nlet s = r#\"Command::new(\"sh\").arg(x)\"#;\n"),
             ("src/libc/unix.rs", "extern \"C\" {\n    pub fn system(command: *const c_char) -> c_int;\n}\n"),
             ("src/lib.rs", "use libc::{c_char, getpid};\nfn system(x: u8) {}\nsystem(1);\n"),
+            // Not Rust, and no pattern: a fuzzed file whose braces held
+            // this made the import's pattern fail to compile (a panic).
+            ("build.rs", "use libc::{system as s;;(fn};\nfn main() { s(x); }\n"),
             ("src/lib.rs", "use libc::system;\nextern \"C\" { fn system(c: *const c_char) -> c_int; }\nlet n = os.system(2);\n"),
             ("docs/notes.txt", "Command::new(\"sh\").arg(s);\n"),
             // A helper that returns a shell's command, only ever given
