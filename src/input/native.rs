@@ -111,9 +111,7 @@ fn c_runs_built_command(code: &Code, language: SourceLanguage) -> Option<usize> 
                 .is_some_and(|b| b.is_ascii_alphanumeric() || b"_.>:$".contains(b));
         let after = &text[m.end()..];
         let gap = after.iter().take_while(|b| b.is_ascii_whitespace()).count();
-        let named = !after
-            .first()
-            .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
+        let named = !after.first().is_some_and(|&b| is_name_byte(b));
         (own && named && after.get(gap) == Some(&b'(')).then_some(m.end() + gap + 1)
     };
     let data = code.data;
@@ -245,12 +243,7 @@ fn c_literal_args(rest: &[u8]) -> bool {
         {
             i += 1;
         }
-        let word_end = |i: usize| {
-            i + rest[i..]
-                .iter()
-                .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
-                .count()
-        };
+        let word_end = |i: usize| i + rest[i..].iter().take_while(|&&b| is_name_byte(b)).count();
         match rest.get(i) {
             None => return false,
             Some(b')') => return true,
@@ -425,36 +418,41 @@ fn rust_runs_built_command(code: &Code) -> Option<usize> {
     if helpers.is_empty() {
         return None;
     }
-    let call = super::unread::build(
-        &format!(
-            r"\b(?:{})\s*\(",
-            helpers
-                .iter()
-                .map(|h| String::from_utf8_lossy(h).into_owned())
-                .collect::<Vec<_>>()
-                .join("|")
-        ),
-        false,
-    );
-    for m in call.find_iter(text) {
-        let head = text[..m.start()].trim_ascii_end();
-        if head.ends_with(b"fn")
-            && !head[..head.len() - 2]
-                .last()
-                .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
-        {
-            continue;
-        }
-        let open = m.end() - 1;
+    let helpers: Vec<String> = helpers
+        .iter()
+        .map(|h| String::from_utf8_lossy(h).into_owned())
+        .collect();
+    for (start, open) in name_calls(text, &helpers) {
         shells += 1;
         let Some(close) = closing(text, open).filter(|_| shells <= MAX_SHELLS) else {
             return Some(code.line_of(open));
         };
-        if let Some(at) = shell_runs_built(data, text, m.start(), close) {
+        if let Some(at) = shell_runs_built(data, text, start, close) {
             return Some(code.line_of(at));
         }
     }
     None
+}
+
+/// The calls in `text` of a function named by one of `names` (the
+/// offsets of the name and of its `(`), definitions (`fn NAME(`) left
+/// out. The names are escaped into the pattern.
+fn name_calls(text: &[u8], names: &[String]) -> Vec<(usize, usize)> {
+    let names: Vec<String> = names.iter().map(|n| regex::escape(n)).collect();
+    let call = super::unread::build(&format!(r"\b(?:{})\s*\(", names.join("|")), false);
+    let calls = call.find_iter(text).filter_map(|m| {
+        let head = text[..m.start()].trim_ascii_end();
+        let defined = head
+            .strip_suffix(b"fn")
+            .is_some_and(|keyword| !keyword.last().is_some_and(|&b| is_name_byte(b)));
+        (!defined).then_some((m.start(), m.end() - 1))
+    });
+    calls.collect()
+}
+
+/// Whether `b` can be part of a Rust or C name.
+fn is_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
 }
 
 /// Where a shell's `Command` made by the expression at `start..=close`
@@ -494,8 +492,8 @@ fn shell_helpers<'t>(text: &'t [u8], shell_starts: &[usize]) -> Result<Vec<&'t [
         };
         let returns = &rest[..body];
         let command = memchr::memmem::find_iter(returns, b"Command").any(|i| {
-            let ident = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
-            !returns[..i].last().is_some_and(ident) && !returns.get(i + 7).is_some_and(ident)
+            !returns[..i].last().is_some_and(|&b| is_name_byte(b))
+                && !returns.get(i + 7).is_some_and(|&b| is_name_byte(b))
         });
         if !command || !returns.trim_ascii_start().starts_with(b"->") {
             continue;
@@ -548,11 +546,10 @@ fn imported_runner_call(text: &[u8], import: &Regex) -> Option<usize> {
             let words: Vec<&str> = item.split_whitespace().collect();
             // Only names: what else the braces hold (a hostile file's
             // `{system as s;;(}`) is no import, and no pattern.
-            let ident = |w: &str| {
-                w.bytes().next().is_some_and(|b| !b.is_ascii_digit())
-                    && w.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-            };
-            if !words.iter().all(|w| *w == "*" || ident(w)) {
+            if !words
+                .iter()
+                .all(|w| *w == "*" || super::unread::is_identifier(w))
+            {
                 continue;
             }
             match words.as_slice() {
@@ -566,43 +563,25 @@ fn imported_runner_call(text: &[u8], import: &Regex) -> Option<usize> {
     if local.is_empty() {
         return None;
     }
-    let local: Vec<String> = local.iter().map(|n| regex::escape(n)).collect();
-    let call = super::unread::build(&format!(r"\b(?:{})\s*\(", local.join("|")), false);
-    let first = call.find_iter(text).map(|m| m.end() - 1).find(|&open| {
-        let start = open
-            - text[..open]
-                .iter()
-                .rev()
-                .take_while(|b| b.is_ascii_whitespace())
-                .count();
-        let name_start = start
-            - text[..start]
-                .iter()
-                .rev()
-                .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
-                .count();
-        let before = text[..name_start].trim_ascii_end();
-        let defined = before.strip_suffix(b"fn").is_some_and(|head| {
-            !head
+    // A method of another type (`x.system(`, `T::system(`) is no call.
+    name_calls(text, &local)
+        .into_iter()
+        .find(|&(start, _)| {
+            !text[..start]
+                .trim_ascii_end()
                 .last()
-                .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
-        });
-        !defined && !before.last().is_some_and(|b| b".:".contains(b))
-    });
-    first
+                .is_some_and(|b| b".:".contains(b))
+        })
+        .map(|(_, open)| open)
 }
 
 /// The bare identifier `text[from..to]` is (`&` allowed), or `None`.
 fn bare_name(text: &[u8], from: usize, to: usize) -> Option<&[u8]> {
-    let (mut from, to) = trim(text, from, to);
-    while text.get(from) == Some(&b'&') {
-        from += 1;
-    }
+    let (from, to) = unborrowed(text, from, to);
     let name = &text[from..to];
-    let ident = !name.is_empty()
-        && !name[0].is_ascii_digit()
-        && name.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_');
-    ident.then_some(name)
+    std::str::from_utf8(name)
+        .is_ok_and(super::unread::is_identifier)
+        .then_some(name)
 }
 
 /// The literals this file binds names to (`let sh = "sh";`, `const SH:
@@ -714,11 +693,14 @@ fn bound_name(text: &[u8], at: usize) -> Option<&[u8]> {
 fn uses_run_built(data: &[u8], text: &[u8], from: usize, name: &[u8]) -> Option<usize> {
     // A block longer than this is read that far.
     let end = block_end(text, from).unwrap_or(text.len().min(from + 256 * 1024));
-    let ident = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
     memchr::memmem::find_iter(&text[from..end], name)
         .map(|i| from + i)
-        .filter(|&i| !text[..i].last().is_some_and(|b| ident(b) || *b == b'.'))
-        .filter(|&i| !text.get(i + name.len()).is_some_and(ident))
+        .filter(|&i| {
+            !text[..i]
+                .last()
+                .is_some_and(|&b| is_name_byte(b) || b == b'.')
+        })
+        .filter(|&i| !text.get(i + name.len()).is_some_and(|&b| is_name_byte(b)))
         .find_map(|i| chain_runs_built(data, text, i + name.len()))
 }
 
@@ -757,7 +739,7 @@ fn chain_runs_built(data: &[u8], text: &[u8], mut at: usize) -> Option<usize> {
                 let end = start
                     + text[start..]
                         .iter()
-                        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+                        .take_while(|&&b| is_name_byte(b))
                         .count();
                 let method = &text[start..end];
                 let open = skip(end);
@@ -816,11 +798,7 @@ fn closing(text: &[u8], open: usize) -> Option<usize> {
 /// slice or `vec!` of them; `env!` and `concat!` of literals (compile-time
 /// text); `OsStr::new` or `Path::new` of one.
 fn literal_args(data: &[u8], text: &[u8], from: usize, to: usize) -> bool {
-    let (from, to) = trim(text, from, to);
-    let mut from = from;
-    while text.get(from) == Some(&b'&') {
-        from += 1;
-    }
+    let (from, to) = unborrowed(text, from, to);
     let rest = &text[from..to];
     let list = if rest.starts_with(b"[") {
         Some(from + 1)
@@ -851,10 +829,7 @@ fn literal_args(data: &[u8], text: &[u8], from: usize, to: usize) -> bool {
 
 /// One literal of [`literal_args`].
 fn literal_item(data: &[u8], text: &[u8], from: usize, to: usize) -> bool {
-    let (mut from, to) = trim(text, from, to);
-    while text.get(from) == Some(&b'&') {
-        from += 1;
-    }
+    let (from, to) = unborrowed(text, from, to);
     if from >= to {
         return false;
     }
@@ -913,6 +888,15 @@ fn literal_string(data: &[u8], text: &[u8], from: usize, to: usize) -> Option<St
     Some(String::from_utf8_lossy(&data[start + 1..start + end]).into_owned())
 }
 
+/// [`trim`], then past the `&`s that borrow the value.
+fn unborrowed(text: &[u8], from: usize, to: usize) -> (usize, usize) {
+    let (mut from, to) = trim(text, from, to);
+    while from < to && text[from] == b'&' {
+        from += 1;
+    }
+    (from, to)
+}
+
 /// `from..to` without the whitespace at either end.
 fn trim(text: &[u8], mut from: usize, mut to: usize) -> (usize, usize) {
     while from < to && text[from].is_ascii_whitespace() {
@@ -959,7 +943,7 @@ fn rust_blanked(data: &[u8]) -> Vec<u8> {
             }
         }
     };
-    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let ident = is_name_byte;
     let mut i = 0;
     while i < data.len() {
         match data[i] {

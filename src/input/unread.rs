@@ -1469,7 +1469,7 @@ fn imported(list: &[u8]) -> Vec<(String, String)> {
 
 /// Whether `n` is a Python identifier in ASCII, which goes into a pattern
 /// as it stands.
-fn is_identifier(n: &str) -> bool {
+pub(super) fn is_identifier(n: &str) -> bool {
     let mut chars = n.chars();
     chars
         .next()
