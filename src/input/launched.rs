@@ -937,9 +937,10 @@ fn meson_subdirs(data: &[u8]) -> Vec<(bool, String)> {
 /// (session 46): the notes were read as a document. Read as the sources a
 /// build compiles ([`compiled_sources`]): a document among them is code no
 /// reader saw, a test tree's file is compiled into the package though the
-/// models read it as a test's. `#include <…>` is
-/// looked up in the compiler's folders and is not followed; neither is
-/// a path built by a macro (`include!(concat!(…))`).
+/// models read it as a test's. `#include <…>`, looked up in the
+/// folders the build adds to the search, is matched by its name instead
+/// ([`searched_includes`]); a path built by a macro
+/// (`include!(concat!(…))`) is not followed.
 fn source_includes(lower: &str, data: &[u8]) -> Vec<(bool, String)> {
     static C: OnceLock<Regex> = OnceLock::new();
     static CYTHON: OnceLock<Regex> = OnceLock::new();
@@ -962,18 +963,91 @@ fn source_includes(lower: &str, data: &[u8]) -> Vec<(bool, String)> {
         }),
         None => return Vec::new(),
     };
-    let at_line_start = |at: usize| {
-        data[..at]
-            .iter()
-            .rev()
-            .take_while(|b| **b != b'\n')
-            .all(|b| *b == b' ' || *b == b'\t')
-    };
     re.captures_iter(data)
-        .filter(|c| at_line_start(c.get(0).map_or(0, |m| m.start())))
+        .filter(|c| at_line_start(data, c.get(0).map_or(0, |m| m.start())))
         .filter_map(|c| std::str::from_utf8(&c[1]).ok().map(str::to_string))
         .map(|p| (false, p))
         .collect()
+}
+
+/// Whether only blanks precede `at` on its line in `data`.
+fn at_line_start(data: &[u8], at: usize) -> bool {
+    data[..at]
+        .iter()
+        .rev()
+        .take_while(|b| **b != b'\n')
+        .all(|b| *b == b' ' || *b == b'\t')
+}
+
+/// The names, lowercased, of the files a compiled source outside a test
+/// tree includes from the folders its build adds to the search (C's
+/// `#include <FILE>`, and `"FILE"`, looked up there when no file beside
+/// the source has that name; Cython's `include "FILE"`, from its
+/// `include_path`), each once, with `\\` read as `/` (as Windows'
+/// compilers do) and leading `./` and `../` dropped: the caller matches
+/// them in any case. Which folders those are is set
+/// anywhere (`include_dirs=['docs']`, `extra_compile_args=['-Idocs']`,
+/// `CFLAGS`, CMake's or Meson's `include_directories`), so the caller
+/// matches each name against the end of every member's path
+/// ([`HiddenCode`](super::render)). cachetools built by setuptools 65
+/// with `include_dirs=['docs']` and `#include <notes.txt>`, the notes
+/// holding a constructor that ran a command, ran it at import, and the
+/// shipped gate allowed it (session 48): [`source_includes`] resolves a
+/// name beside the source only.
+pub fn searched_includes(path: &str, data: &[u8]) -> Vec<String> {
+    let lower = file_name(path).1;
+    if super::render::in_test_tree(path) {
+        return Vec::new();
+    }
+    // C's `"FILE"` or `<FILE>`, found without captures (a source of a
+    // million includes is read in a fraction of the time), the name
+    // taken between the match's first `"` or `<` and its last byte.
+    static C: OnceLock<Regex> = OnceLock::new();
+    let cython;
+    let mut found: Vec<&[u8]> = Vec::new();
+    match source_language(&lower) {
+        Some(SourceLanguage::C) => {
+            let re = C.get_or_init(|| {
+                Regex::new(r#"#[ \t]*(?:include|include_next|import)[ \t]*(?:"[^"\n]+"|<[^>\n]+>)"#)
+                    .expect("the C include pattern compiles")
+            });
+            for m in re.find_iter(data) {
+                let text = m.as_bytes();
+                let open = text.iter().position(|b| matches!(b, b'"' | b'<'));
+                if let (Some(open), true) = (open, at_line_start(data, m.start())) {
+                    found.push(&text[open + 1..text.len() - 1]);
+                }
+            }
+        }
+        Some(SourceLanguage::Cython) => {
+            cython = source_includes(&lower, data);
+            found.extend(cython.iter().map(|(_, name)| name.as_bytes()));
+        }
+        _ => return Vec::new(),
+    }
+    let mut names: Vec<String> = found
+        .into_iter()
+        .filter_map(|n| std::str::from_utf8(n).ok())
+        .map(|n| {
+            let mut n = n.trim().replace('\\', "/").to_lowercase();
+            let dots = n.len() - undotted(&n).len();
+            n.drain(..dots);
+            n
+        })
+        .filter(|n| !n.is_empty() && !n.ends_with('/'))
+        .collect();
+    // A sort, not a hash set: a million names sort faster than they hash.
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+/// `name` after its leading `./` and `../`.
+fn undotted(mut name: &str) -> &str {
+    while let Some(rest) = name.strip_prefix("./").or_else(|| name.strip_prefix("../")) {
+        name = rest;
+    }
+    name
 }
 
 /// The CMake script scikit-build-core builds when a `pyproject.toml`
@@ -2356,5 +2430,40 @@ mod tests {
             ["p-1/p/a.txt", "p-1/a.txt"]
         );
         assert!(py("rerun_path('./a.txt'); run_paths('./a.txt')").is_empty());
+    }
+
+    #[test]
+    fn includes_from_searched_folders_are_names_to_match() {
+        let names = |path: &str, text: &str| searched_includes(path, text.as_bytes());
+        // `<…>` and `"…"` alike (a quoted name not beside the source is
+        // looked up in the same folders), each once, without leading
+        // `./` or `../`; only at a line's start, after blanks.
+        assert_eq!(
+            names(
+                "pkg/src/ext.c",
+                "#include <Python.h>\n  #  include <notes.txt>\n#include_next \"extra/notes.txt\"\n\
+                 #import <..\\..\\docs\\a.json>\n#include \"./notes.txt\"\n#include <notes.txt>\n\
+                 x = \"#include <b.txt>\";\n// #include <c.txt>\n#include <>\n#include <dir/>\n"
+            ),
+            ["docs/a.json", "extra/notes.txt", "notes.txt", "python.h"]
+        );
+        assert_eq!(
+            names("pkg/src/m.pyx", "include \"Notes.txt\"\ncdef int x\n"),
+            ["notes.txt"]
+        );
+        // Headers too; not a test tree's sources, not Rust's `include!`
+        // (relative to its file alone), not other files.
+        assert_eq!(
+            names("pkg/include/m.hpp", "#include <notes.txt>\n"),
+            ["notes.txt"]
+        );
+        assert!(names("pkg/tests/t.c", "#include <notes.txt>\n").is_empty());
+        assert!(names("pkg/src/lib.rs", "include!(\"notes.txt\");\n").is_empty());
+        assert!(names("pkg/setup.py", "#include <notes.txt>\n").is_empty());
+        // The beside-the-source reading takes no `<…>` name.
+        assert_eq!(
+            compiled_sources("pkg/src/ext.c", b"#include <notes.txt>\n#include \"a.h\"\n"),
+            ["pkg/src/a.h", "pkg/a.h"]
+        );
     }
 }

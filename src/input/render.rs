@@ -956,6 +956,11 @@ struct HiddenCode {
     /// documentation or data it requires, forks or runs by path): the
     /// file was accepted as a document, and the change makes it run.
     reached: Vec<(String, String)>,
+    /// (compiled source, the file names it includes from the folders its
+    /// build searches, [`searched_includes`](super::launched::searched_includes)),
+    /// kept for each document whose path ends in one of them
+    /// ([`searched_documents`]).
+    searched: Vec<(String, Vec<String>)>,
     /// (build script, a build script in a test tree it runs), kept only if
     /// that script is a member.
     test_builds: Vec<(String, String)>,
@@ -1179,6 +1184,10 @@ impl HiddenCode {
         if file_name(&m.path).0 == "package.json" && npm_reads(&m.path) {
             self.npm = true;
         }
+        let names = super::launched::searched_includes(&m.path, &m.data);
+        if !names.is_empty() {
+            self.searched.push((m.path.clone(), names));
+        }
         let (included, test_builds) = build_runs(&code);
         for target in included {
             self.required.push((m.path.clone(), target));
@@ -1224,6 +1233,7 @@ impl HiddenCode {
         self.entries.extend(other.entries);
         self.required.extend(other.required);
         self.reached.extend(other.reached);
+        self.searched.extend(other.searched);
         self.test_builds.extend(other.test_builds);
         self.js_documents.extend(other.js_documents);
         self.npm |= other.npm;
@@ -1322,6 +1332,7 @@ impl HiddenCode {
         self.entries.sort();
         self.required.sort();
         self.reached.sort();
+        self.searched.sort();
         self.test_builds.sort();
         self.js_documents.sort();
         self.hooks.sort();
@@ -1425,6 +1436,13 @@ impl HiddenCode {
             .cloned()
             .collect::<Vec<_>>();
         self.reached.extend(reached);
+        // The same for a changed source that includes an unchanged
+        // document from a searched folder, and an unchanged source that
+        // includes a changed one (`runs_as_js` matches `searched` against
+        // the changed members).
+        let reached = searched_documents(&self.searched, &same.paths);
+        self.reached.extend(reached);
+        self.searched.extend(same.searched);
         self.required.extend(same.required);
         self.test_builds.extend(same.test_builds);
         // A changed script may start to run an unchanged document that
@@ -1646,13 +1664,71 @@ impl HiddenCode {
     /// it makes Node run as JavaScript).
     fn runs_as_js(&self) -> Vec<(String, String)> {
         let required = self.required.iter().filter(|(_, t)| self.paths.contains(t));
-        self.entries
+        let mut all: Vec<(String, String)> = self
+            .entries
             .iter()
             .chain(required)
             .chain(&self.reached)
             .cloned()
-            .collect()
+            .chain(searched_documents(&self.searched, &self.paths))
+            .collect();
+        // A source's `#include "…"` of a document beside it is found both
+        // as a path and as a searched name.
+        all.sort();
+        all.dedup();
+        all
     }
+}
+
+/// (source, document) for each document among `paths` (named as
+/// documentation or data, outside a test tree) whose path ends in a name
+/// a source includes from the folders its build searches (`searched`:
+/// (source, lowercased names)), at a folder's boundary: `#include <notes.txt>` with
+/// `include_dirs=['docs']` compiles `docs/notes.txt` into the extension.
+/// Which folders are searched is not followed, so any document so named
+/// counts, by its name in any case (Windows' and macOS's file systems
+/// match names so). A test tree's file so named does not: numpy's highway and
+/// scipy's unuran include their own `tests/…` headers by a searched name.
+/// At most [`MAX_SEARCHED_DOCUMENTS`] pairs: one is enough to count, and a
+/// crafted package of many sources and many same-named documents would
+/// otherwise make sources times documents of them.
+fn searched_documents(
+    searched: &[(String, Vec<String>)],
+    paths: &std::collections::HashSet<String>,
+) -> Vec<(String, String)> {
+    const MAX_SEARCHED_DOCUMENTS: usize = 1000;
+    if searched.is_empty() {
+        return Vec::new();
+    }
+    // Every document by each of its lowercased path's tails
+    // (`a/docs/notes.txt` by `notes.txt`, `docs/notes.txt` and itself):
+    // one lookup per name, and as many entries as the documents' paths
+    // have folders.
+    let documents: Vec<(String, &str)> = paths
+        .iter()
+        .filter(|p| is_inert(p) && !in_test_tree(p))
+        .map(|p| (p.to_lowercase(), p.as_str()))
+        .collect();
+    let mut by_tail: std::collections::HashMap<&str, Vec<&str>> = Default::default();
+    for (lower, p) in &documents {
+        let tails = lower.match_indices('/').map(|(i, _)| &lower[i + 1..]);
+        for tail in std::iter::once(lower.as_str()).chain(tails) {
+            by_tail.entry(tail).or_default().push(p);
+        }
+    }
+    let mut out = Vec::new();
+    let names = searched
+        .iter()
+        .flat_map(|(s, names)| names.iter().map(move |n| (s, n)));
+    for (source, name) in names {
+        for doc in by_tail.get(name.as_str()).into_iter().flatten() {
+            if out.len() == MAX_SEARCHED_DOCUMENTS {
+                return out;
+            }
+            out.push((source.clone(), doc.to_string()));
+        }
+    }
+    out
 }
 
 /// A `package.json` member, parsed; `None` for any other file, or one
@@ -2079,7 +2155,7 @@ fn entry_note(entries: &[(String, String)]) -> Option<String> {
     let shown: Vec<String> = entries.iter().map(|(p, t)| format!("{p} -> {t}")).collect();
     files_note(&shown, |n, names| {
         format!(
-        "{n} file(s) named as documentation or data are run as code (a package.json's main, bin, exports, imports or bundler entry such as browser or module, code that requires, forks or runs them by path, a build script that includes or runs them, or a manifest that installs them under a code file's name: {names}), but were read as documentation or data; review them and allowlist the artifact by sha256"
+        "{n} file(s) named as documentation or data are run as code (a package.json's main, bin, exports, imports or bundler entry such as browser or module, code that requires, forks or runs them by path, a build script or compiled source that includes or runs them, or a manifest that installs them under a code file's name: {names}), but were read as documentation or data; review them and allowlist the artifact by sha256"
     )
     })
 }
@@ -3268,6 +3344,73 @@ mod tests {
         h.test_builds
             .push(("p/setup.py".into(), "p/tests/b*.c".into()));
         assert_eq!(h.test_builds_note(), None);
+    }
+
+    /// A searched name matches a document whose path ends in it at a
+    /// folder's boundary; not code, not a test tree's file, not a longer
+    /// name; and the pairs are bounded.
+    #[test]
+    fn searched_names_match_documents_by_their_paths_tails() {
+        let paths: std::collections::HashSet<String> = [
+            "p/docs/notes.txt",
+            "p/share/extra/notes.txt",
+            "p/docs/mynotes.txt",
+            "p/tests/notes.txt",
+            "p/include/m.h",
+            "p/data/table.json",
+        ]
+        .map(str::to_string)
+        .into();
+        let src = "p/src/m.c";
+        let searched = |names: &[&str]| -> Vec<(String, Vec<String>)> {
+            vec![(
+                src.to_string(),
+                names.iter().map(|n| n.to_lowercase()).collect(),
+            )]
+        };
+        let found = |names: &[&str]| {
+            let mut got: Vec<String> = searched_documents(&searched(names), &paths)
+                .into_iter()
+                .map(|(s, d)| {
+                    assert_eq!(s, src);
+                    d
+                })
+                .collect();
+            got.sort();
+            got
+        };
+        assert_eq!(
+            found(&["notes.txt"]),
+            ["p/docs/notes.txt", "p/share/extra/notes.txt"]
+        );
+        assert_eq!(found(&["extra/notes.txt"]), ["p/share/extra/notes.txt"]);
+        assert_eq!(found(&["p/data/table.json"]), ["p/data/table.json"]);
+        assert_eq!(found(&["DOCS/Notes.TXT"]), ["p/docs/notes.txt"]);
+        for none in ["tes.txt", "m.h", "ra/notes.txt", "notes", "notes.txt/"] {
+            assert!(found(&[none]).is_empty(), "{none}");
+        }
+        // Many sources, many documents of one name: bounded.
+        let many: std::collections::HashSet<String> =
+            (0..2000).map(|i| format!("p/d{i}/notes.txt")).collect();
+        let sources: Vec<(String, Vec<String>)> = (0..2000)
+            .map(|i| (format!("p/src/{i}.c"), vec!["notes.txt".to_string()]))
+            .collect();
+        assert_eq!(searched_documents(&sources, &many).len(), 1000);
+        // Through the note: a source's include beside it and by its name
+        // is one edge.
+        let h = HiddenCode {
+            paths: paths.clone(),
+            searched: searched(&["notes.txt"]),
+            required: vec![(src.to_string(), "p/docs/notes.txt".to_string())],
+            ..HiddenCode::default()
+        };
+        assert_eq!(
+            h.runs_as_js(),
+            [
+                (src.to_string(), "p/docs/notes.txt".to_string()),
+                (src.to_string(), "p/share/extra/notes.txt".to_string()),
+            ]
+        );
     }
 
     #[test]

@@ -1395,7 +1395,7 @@ fn what_a_build_script_runs_is_judged_as_code() {
         (
             "doc.tgz",
             &[("package/CMakeLists.txt", doc.as_bytes()), ("package/docs/build.txt", script)],
-            "code that requires, forks or runs them by path, a build script that includes or runs them, or a manifest that installs them under a code file's name: package/CMakeLists.txt -> package/docs/build.txt)",
+            "code that requires, forks or runs them by path, a build script or compiled source that includes or runs them, or a manifest that installs them under a code file's name: package/CMakeLists.txt -> package/docs/build.txt)",
         ),
     ];
     for (name, added, want) in blocked {
@@ -4872,38 +4872,67 @@ fn a_build_script_that_runs_a_document_is_not_cleared() {
 /// not C's: cachetools with a C extension whose header XOR-decoded a
 /// command and gave it to `system`, or whose source did `#include
 /// "../../docs/notes.txt"` with the constructor in the notes, ran it at
-/// import and was allowed (session 46). Under thresholds that clear any
-/// score and no veto, each is inconclusive, naming the line or the
-/// include; an extension with a literal command and a header of its own
-/// is allowed.
+/// import and was allowed (session 46); so was `#include <notes.txt>`
+/// with `include_dirs=['docs']` (session 48). Under thresholds that clear
+/// any score and no veto, each is inconclusive, naming the line or the
+/// include, in a version diff too; an extension with a literal command and
+/// a header of its own is allowed, and so is one whose searched name is a
+/// test tree's header.
 #[test]
 fn a_compiled_source_that_runs_a_built_command_or_includes_a_document_is_not_cleared() {
     let c = Canary::new();
     let lax = lax_config(&c);
-    let ext =
-        "    ext_modules=[Extension(\"tinypkg._speedups\", sources=[\"tinypkg/_speedups.c\"])],\n";
+    let ext = "    ext_modules=[Extension(\"tinypkg._speedups\", sources=[\"tinypkg/_speedups.c\"], include_dirs=[\"docs\", \"include\", \"tests\"])],\n";
     let source = |include: &str| {
-        format!("#include <Python.h>\n#include \"{include}\"\nstatic int answer(void) {{ return system(\"uname\"); }}\n")
+        format!("#include <Python.h>\n#include {include}\nstatic int answer(void) {{ return system(\"uname\"); }}\n")
     };
     let xor: &[u8] = b"#include <stdlib.h>\nstatic const unsigned char k[] = {57, 47, 40, 54, 0x5a};\n__attribute__((constructor)) static void init(void) {\n  char b[sizeof k];\n  for (size_t i = 0; i < sizeof k; i++) b[i] = k[i] ^ 0x5a;\n  system(b);\n}\n";
     let plain: &[u8] = b"static int helper(void) { return 1; }\n";
+    let named_notes = Some("tinypkg-1.0/tinypkg/_speedups.c -> tinypkg-1.0/docs/notes.txt");
     for (name, include, files, named) in [
         (
             "xor.tar.gz",
-            "_impl.h",
+            "\"_impl.h\"",
             vec![("tinypkg-1.0/tinypkg/_impl.h", xor)],
             Some("tinypkg-1.0/tinypkg/_impl.h:6"),
         ),
         (
             "include.tar.gz",
-            "../docs/notes.txt",
+            "\"../docs/notes.txt\"",
             vec![("tinypkg-1.0/docs/notes.txt", xor)],
-            Some("tinypkg-1.0/tinypkg/_speedups.c -> tinypkg-1.0/docs/notes.txt"),
+            named_notes,
+        ),
+        (
+            "searched.tar.gz",
+            "<notes.txt>",
+            vec![("tinypkg-1.0/docs/notes.txt", xor)],
+            named_notes,
+        ),
+        (
+            "searched-quoted.tar.gz",
+            "\"notes.txt\"",
+            vec![("tinypkg-1.0/docs/notes.txt", xor)],
+            named_notes,
         ),
         (
             "plain.tar.gz",
-            "_impl.h",
+            "\"_impl.h\"",
             vec![("tinypkg-1.0/tinypkg/_impl.h", plain)],
+            None,
+        ),
+        (
+            "header.tar.gz",
+            "<m.h>",
+            vec![
+                ("tinypkg-1.0/include/m.h", plain),
+                ("tinypkg-1.0/docs/notes.txt", b"Notes on m.h.\n"),
+            ],
+            None,
+        ),
+        (
+            "test-header.tar.gz",
+            "<helper.h>",
+            vec![("tinypkg-1.0/tests/helper.h", plain)],
             None,
         ),
     ] {
@@ -4914,6 +4943,40 @@ fn a_compiled_source_that_runs_a_built_command_or_includes_a_document_is_not_cle
         let p = tinypkg_sdist(&c, name, ext, &members);
         let (o, r) = scan_path_json_under(&c, &lax, &p);
         assert_cleared_or_naming(&o, &r, named);
+    }
+    // A version diff: the include added to a source while the document
+    // stays as it was, or the document changed under an unchanged include.
+    let notes = "tinypkg-1.0/docs/notes.txt";
+    let benign: &[u8] = b"static const int notes_version = 1;\n";
+    let (plain_src, searched_src) = (source("\"_impl.h\""), source("<notes.txt>"));
+    let impl_h: (&str, &[u8]) = ("tinypkg-1.0/tinypkg/_impl.h", plain);
+    let src = "tinypkg-1.0/tinypkg/_speedups.c";
+    for (name, old, new) in [
+        (
+            "new-include",
+            [(src, plain_src.as_bytes()), (notes, xor)],
+            [(src, searched_src.as_bytes()), (notes, xor)],
+        ),
+        (
+            "new-document",
+            [(src, searched_src.as_bytes()), (notes, benign)],
+            [(src, searched_src.as_bytes()), (notes, xor)],
+        ),
+    ] {
+        let base = tinypkg_sdist(
+            &c,
+            &format!("{name}-base.tar.gz"),
+            ext,
+            &[old[0], old[1], impl_h],
+        );
+        let new = tinypkg_sdist(
+            &c,
+            &format!("{name}-new.tar.gz"),
+            ext,
+            &[new[0], new[1], impl_h],
+        );
+        let (o, r) = scan_diff_json_under(&c, &lax, &base, &new);
+        assert_cleared_or_naming(&o, &r, Some("tinypkg/_speedups.c -> docs/notes.txt"));
     }
 }
 
