@@ -3,7 +3,8 @@
 //! (`"helper": "https://host/helper.tgz"` or `"github:user/repo"` in a
 //! `package.json`; `helper @ https://host/helper.whl` in a `pyproject.toml`,
 //! `setup.cfg`, `setup.py`, the metadata's `Requires-Dist`, or a
-//! requirements file one of them names; Poetry's `{ git = "…" }`).
+//! requirements file one of them names; Poetry's `{ git = "…" }`), and a
+//! Meson wrap that downloads a subproject's source ([`wrap_fetch`]).
 //!
 //! Why: npm and pip install such a dependency with the package, and run
 //! its install scripts or build backend, but its code is in no file the
@@ -329,6 +330,87 @@ pub fn off_registry_dependencies(code: &Code, json: Option<&serde_json::Value>) 
         "METADATA" if path.contains(".dist-info/") => named(requires_dist(data)),
         _ => Vec::new(),
     }
+}
+
+/// What a Meson wrap file makes a build fetch: the URL, the folder the
+/// fetched source would lie in (it is fetched only when no file lies
+/// there), and the folder of the project whose `meson.build` reads it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct WrapFetch {
+    /// Where Meson unpacks the source, an archive path ending in `/`.
+    pub directory: String,
+    /// The folder holding the `subprojects` folder, `""` or ending in `/`.
+    pub project: String,
+    /// What it fetches: `source_url` (or its fallback, or `patch_url`) of
+    /// a `[wrap-file]`; `url` of a `[wrap-git]`, `[wrap-hg]` or
+    /// `[wrap-svn]`.
+    pub url: String,
+}
+
+/// What the Meson wrap file at `path` fetches, when it lies in the
+/// `subprojects` folder of the package's project (at its root, or one
+/// folder down where an archive keeps its files under a root folder) or
+/// of a subproject in it, outside a test tree. Meson, under meson-python
+/// when pip builds the package, downloads a subproject whose folder is
+/// missing and builds it, running its `meson.build`: tomli built so, its
+/// wrap's `source_url` on a server the test ran, ran the fetched
+/// `run_command` at `pip wheel`, and the rules alone allowed it (session
+/// 48). The source is in no file the scan read, as for a `name @ URL`
+/// requirement. Only a wrap's first section counts, as Meson reads it;
+/// a `[wrap-redirect]` names another wrap, read where it lies.
+pub fn wrap_fetch(path: &str, data: &[u8]) -> Option<WrapFetch> {
+    let (dir, file) = path.rsplit_once('/')?;
+    let stem = file.strip_suffix(".wrap")?;
+    let folders: Vec<&str> = dir.split('/').collect();
+    let first = folders.iter().position(|f| *f == "subprojects")?;
+    if first > 1 || folders.last() != Some(&"subprojects") || super::render::in_test_tree(path) {
+        return None;
+    }
+    let text = String::from_utf8_lossy(data);
+    let mut kind: Option<String> = None;
+    let mut keys: std::collections::HashMap<String, &str> = Default::default();
+    for line in text.lines() {
+        let l = line.trim();
+        if l.is_empty() || l.starts_with(['#', ';']) {
+            continue;
+        }
+        if let Some(section) = l.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            if kind.is_some() {
+                break;
+            }
+            kind = Some(section.trim().to_ascii_lowercase());
+            continue;
+        }
+        // configparser takes `=` or `:`, whichever comes first.
+        if let Some(at) = l.find(['=', ':']) {
+            if kind.is_some() {
+                let key = l[..at].trim().to_ascii_lowercase();
+                keys.entry(key).or_insert(l[at + 1..].trim());
+            }
+        }
+    }
+    let urls: &[&str] = match kind.as_deref()? {
+        "wrap-file" => &[
+            "source_url",
+            "source_fallback_url",
+            "patch_url",
+            "patch_fallback_url",
+        ],
+        "wrap-git" | "wrap-hg" | "wrap-svn" => &["url", "patch_url", "patch_fallback_url"],
+        _ => return None,
+    };
+    let url = urls
+        .iter()
+        .find_map(|k| keys.get(*k).filter(|v| !v.is_empty()))?;
+    let directory = keys.get("directory").copied().unwrap_or(stem);
+    Some(WrapFetch {
+        directory: format!("{dir}/{}/", directory.trim_end_matches('/')),
+        project: folders[..folders.len() - 1]
+            .iter()
+            .map(|f| format!("{f}/"))
+            .collect(),
+        url: url.to_string(),
+    })
 }
 
 fn lines(data: &[u8]) -> impl Iterator<Item = &str> {
@@ -816,6 +898,56 @@ pub fn unparsed_setup_cfg(code: &Code) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_meson_wrap_that_downloads_is_read() {
+        let wrap = |path: &str, text: &str| wrap_fetch(path, text.as_bytes());
+        let file = "[wrap-file]\ndirectory = evil-1.0\nsource_url = https://h/evil.tgz\nsource_hash = 00\n";
+        assert_eq!(
+            wrap("p-1/subprojects/evil.wrap", file),
+            Some(WrapFetch {
+                directory: "p-1/subprojects/evil-1.0/".into(),
+                project: "p-1/".into(),
+                url: "https://h/evil.tgz".into(),
+            })
+        );
+        // Git, its folder by the file's name; a subproject's own wraps;
+        // an unpacked tree without a root folder; `:` for `=`, comments,
+        // keys in any case.
+        let git = "# fetched\n[wrap-git]\nURL: https://h/evil.git\nrevision = head\n";
+        let got = wrap("p-1/subprojects/highs/subprojects/evil.wrap", git).unwrap();
+        assert_eq!(got.directory, "p-1/subprojects/highs/subprojects/evil/");
+        assert_eq!(got.project, "p-1/subprojects/highs/");
+        assert_eq!(got.url, "https://h/evil.git");
+        assert_eq!(wrap("subprojects/evil.wrap", git).unwrap().project, "");
+        // A patch fetched over a local folder counts too.
+        let patch = "[wrap-file]\ndirectory = x\npatch_url = https://h/p.zip\n";
+        assert_eq!(
+            wrap("p-1/subprojects/x.wrap", patch).unwrap().url,
+            "https://h/p.zip"
+        );
+        // Nothing fetched: a redirect, a local folder only, another
+        // section first, an empty URL.
+        for text in [
+            "[wrap-redirect]\nfilename = a/subprojects/b.wrap\n",
+            "[wrap-file]\ndirectory = x\n",
+            "[provide]\nx = x_dep\n[wrap-file]\nsource_url = https://h/x.tgz\n",
+            "[wrap-git]\nurl =\n",
+        ] {
+            assert_eq!(wrap("p-1/subprojects/x.wrap", text), None, "{text}");
+        }
+        // Not where Meson looks: deeper than a project's subprojects, a
+        // test tree's, outside a `subprojects` folder, another name.
+        for path in [
+            "p-1/numpy/src/highway/subprojects/gtest.wrap",
+            "p-1/subprojects/tests/subprojects/x.wrap",
+            "p-1/tests/subprojects/x.wrap",
+            "p-1/wraps/x.wrap",
+            "p-1/subprojects/x.wrap.txt",
+        ] {
+            assert_eq!(wrap(path, file), None, "{path}");
+        }
+    }
 
     fn npm(deps: &str) -> Vec<String> {
         let text = format!("{{\"name\": \"x\", {deps}}}");

@@ -1014,6 +1014,11 @@ struct HiddenCode {
     /// (manifest, a dependency an install fetches from outside a registry)
     /// ([`super::fetched`]).
     fetched: Vec<(String, String)>,
+    /// (Meson wrap file, what it fetches when its folder is missing)
+    /// ([`wrap_fetch`](super::fetched::wrap_fetch)), a fetched dependency
+    /// once the package is known to miss that folder
+    /// ([`resolve_wraps`](Self::resolve_wraps)).
+    wraps: Vec<(String, super::fetched::WrapFetch)>,
     /// (file, kind) of native machine code outside test trees
     /// ([`native_code`]).
     native: Vec<(String, &'static str)>,
@@ -1138,6 +1143,12 @@ impl HiddenCode {
         for dep in super::fetched::off_registry_dependencies(&code, json.as_ref()) {
             self.fetched.push((m.path.clone(), dep));
         }
+        // pip installs a wheel as built: nothing in it is built again.
+        if self.wheel.is_none() {
+            if let Some(wrap) = super::fetched::wrap_fetch(&m.path, &m.data) {
+                self.wraps.push((m.path.clone(), wrap));
+            }
+        }
         let dir = m.path.rsplit_once('/').map_or("", |(d, _)| d);
         for file in super::fetched::requirement_files(&code) {
             self.requirement_files.extend(resolve_from(dir, &file));
@@ -1245,6 +1256,7 @@ impl HiddenCode {
         self.unread_unchanged.extend(other.unread_unchanged);
         self.altered_unread.extend(other.altered_unread);
         self.fetched.extend(other.fetched);
+        self.wraps.extend(other.wraps);
         self.native.extend(other.native);
         self.tests_native.extend(other.tests_native);
         self.requirement_files.extend(other.requirement_files);
@@ -1320,6 +1332,30 @@ impl HiddenCode {
             let text = text_of(&file).unwrap_or_default();
             if let Some((line, what)) = super::placement::in_entry_point_file(&text) {
                 self.declared.push((file, line, what));
+            }
+        }
+    }
+
+    /// Counts each Meson wrap whose project has a `meson.build` and whose
+    /// folder holds no file among `paths` (every member of the package,
+    /// in a version diff the unchanged ones too) as a fetched dependency:
+    /// Meson downloads it then, and not when the package ships its source.
+    fn resolve_wraps<'a>(&mut self, paths: impl Iterator<Item = &'a str>) {
+        if self.wraps.is_empty() {
+            return;
+        }
+        let mut paths: Vec<&str> = paths.collect();
+        paths.sort_unstable();
+        // The first path at or after `prefix` starts with it if any does.
+        let any_under = |prefix: &str| {
+            let at = paths.partition_point(|p| *p < prefix);
+            paths.get(at).is_some_and(|p| p.starts_with(prefix))
+        };
+        for (path, wrap) in std::mem::take(&mut self.wraps) {
+            let meson = format!("{}meson.build", wrap.project);
+            if paths.binary_search(&meson.as_str()).is_ok() && !any_under(&wrap.directory) {
+                self.fetched
+                    .push((path, format!("Meson wrap {}", wrap.url)));
             }
         }
     }
@@ -2539,6 +2575,7 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
     // package naming 40,000 of them quadratic (4 s, in string compares).
     let by_path = first_by_path(files.iter().map(|f| (f.0.as_str(), &f.1)));
     hidden.resolve_named_files(|p| by_path.get(p).and_then(|body| body.text()));
+    hidden.resolve_wraps(by_path.keys().copied());
     drop(by_path);
     hidden.count_tests_if_opened();
     hidden.sort();
@@ -2946,6 +2983,7 @@ pub fn render_package_mode(
                 .map(|m| (m.path.as_str(), m)),
         );
         hidden.resolve_named_files(|p| by_path.get(p).map(|m| m.data.clone()));
+        hidden.resolve_wraps(by_path.keys().copied());
         hidden.sort();
     }
     drop(unchanged);

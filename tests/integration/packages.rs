@@ -3335,6 +3335,52 @@ fn dependencies_fetched_from_outside_a_registry_cannot_be_cleared() {
     assert_reason(&o, &r, (0, "precheck-harmless"));
 }
 
+/// Meson downloads a subproject whose folder a package does not ship, as
+/// its wrap file says, and builds it, running its `meson.build`: tomli
+/// built by meson-python 0.22 so ran the fetched `run_command` at `pip
+/// wheel`, and the rules alone allowed it (session 48). Under thresholds
+/// that clear any score and no veto, such a package is inconclusive, the
+/// wrap named as a dependency fetched from outside a registry, whole or
+/// as the upgrade that adds the wrap; one that ships the subproject's
+/// folder, or that Meson does not build, is allowed.
+#[test]
+fn a_meson_wrap_that_downloads_a_subproject_is_not_cleared() {
+    let c = Canary::new();
+    let lax = lax_config(&c);
+    let pyproject: &[u8] = b"[build-system]\nrequires = [\"meson-python\"]\nbuild-backend = \"mesonpy\"\n[project]\nname = \"tinypkg\"\nversion = \"1.0\"\n";
+    let meson: &[u8] = b"project('tinypkg')\nevil = subproject('evil')\n";
+    let wrap: &[u8] = b"[wrap-file]\ndirectory = evil-1.0\nsource_url = https://files.example.net/evil-1.0.tar.gz\nsource_filename = evil-1.0.tar.gz\n";
+    let named = "subprojects/evil.wrap: Meson wrap https://files.example.net/evil-1.0.tar.gz";
+    let built = [
+        ("tinypkg-1.0/pyproject.toml", pyproject),
+        ("tinypkg-1.0/meson.build", meson),
+    ];
+    let wrapped = ("tinypkg-1.0/subprojects/evil.wrap", wrap);
+    let shipped: (&str, &[u8]) = (
+        "tinypkg-1.0/subprojects/evil-1.0/meson.build",
+        b"project('evil')\n",
+    );
+    let base = tinypkg_sdist(&c, "base.tar.gz", "", &built);
+    for (name, files, fetches) in [
+        ("fetched.tar.gz", vec![built[0], built[1], wrapped], true),
+        (
+            "shipped.tar.gz",
+            vec![built[0], built[1], wrapped, shipped],
+            false,
+        ),
+        ("not-meson.tar.gz", vec![wrapped], false),
+    ] {
+        let p = tinypkg_sdist(&c, name, "", &files);
+        let (o, r) = scan_path_json_under(&c, &lax, &p);
+        let whole = format!("tinypkg-1.0/{named}");
+        assert_cleared_or_naming(&o, &r, fetches.then_some(whole.as_str()));
+        if name != "not-meson.tar.gz" {
+            let (o, r) = scan_diff_json_under(&c, &lax, &base, &p);
+            assert_cleared_or_naming(&o, &r, fetches.then_some(named));
+        }
+    }
+}
+
 /// A version diff renders only what changed, so code the change left as
 /// it was is never read; when that code runs what the change altered, the
 /// diff is not allowed on the pre-check's scores alone either. With the
