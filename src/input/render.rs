@@ -1346,14 +1346,9 @@ impl HiddenCode {
         }
         let mut paths: Vec<&str> = paths.collect();
         paths.sort_unstable();
-        // The first path at or after `prefix` starts with it if any does.
-        let any_under = |prefix: &str| {
-            let at = paths.partition_point(|p| *p < prefix);
-            paths.get(at).is_some_and(|p| p.starts_with(prefix))
-        };
         for (path, wrap) in std::mem::take(&mut self.wraps) {
             let meson = format!("{}meson.build", wrap.project);
-            if paths.binary_search(&meson.as_str()).is_ok() && !any_under(&wrap.directory) {
+            if paths.binary_search(&meson.as_str()).is_ok() && !any_under(&paths, &wrap.directory) {
                 self.fetched
                     .push((path, format!("Meson wrap {}", wrap.url)));
             }
@@ -1492,6 +1487,21 @@ impl HiddenCode {
             );
         }
         self.requirement_files.extend(same.requirement_files);
+        // An unchanged wrap whose folder the base shipped and the change
+        // removed: Meson downloads it now ([`resolve_wraps`](Self::resolve_wraps)
+        // finds the folder missing).
+        if !same.wraps.is_empty() {
+            let mut gone: Vec<String> = base
+                .iter()
+                .map(|b| folders.key(&b.path).into_owned())
+                .collect();
+            gone.sort_unstable();
+            self.wraps.extend(
+                same.wraps
+                    .into_iter()
+                    .filter(|(_, w)| any_under(&gone, &w.directory)),
+            );
+        }
         // An unchanged manifest's entry-point file counts when the change
         // altered it, as a changed manifest's counts whatever it holds.
         self.entry_point_files.extend(
@@ -1714,6 +1724,15 @@ impl HiddenCode {
         all.dedup();
         all
     }
+}
+
+/// Whether a path of `sorted` (in order) starts with `prefix`: the first
+/// one at or after it does if any does.
+fn any_under<S: AsRef<str>>(sorted: &[S], prefix: &str) -> bool {
+    let at = sorted.partition_point(|p| p.as_ref() < prefix);
+    sorted
+        .get(at)
+        .is_some_and(|p| p.as_ref().starts_with(prefix))
 }
 
 /// (source, document) for each document among `paths` (named as

@@ -3340,9 +3340,10 @@ fn dependencies_fetched_from_outside_a_registry_cannot_be_cleared() {
 /// built by meson-python 0.22 so ran the fetched `run_command` at `pip
 /// wheel`, and the rules alone allowed it (session 48). Under thresholds
 /// that clear any score and no veto, such a package is inconclusive, the
-/// wrap named as a dependency fetched from outside a registry, whole or
-/// as the upgrade that adds the wrap; one that ships the subproject's
-/// folder, or that Meson does not build, is allowed.
+/// wrap named as a dependency fetched from outside a registry, whole, as
+/// the upgrade that adds the wrap, or as the one that removes the folder
+/// the release before shipped; one that ships the subproject's folder, or
+/// that Meson does not build, is allowed.
 #[test]
 fn a_meson_wrap_that_downloads_a_subproject_is_not_cleared() {
     let c = Canary::new();
@@ -3378,6 +3379,32 @@ fn a_meson_wrap_that_downloads_a_subproject_is_not_cleared() {
             let (o, r) = scan_diff_json_under(&c, &lax, &base, &p);
             assert_cleared_or_naming(&o, &r, fetches.then_some(named));
         }
+    }
+    // An upgrade that leaves the wrap as it was and removes the folder the
+    // base shipped: Meson downloads it now. One that keeps the folder and
+    // changes another file is allowed.
+    let shipped_base = tinypkg_sdist(
+        &c,
+        "shipped-base.tar.gz",
+        "",
+        &[built[0], built[1], wrapped, shipped],
+    );
+    let readme = ("tinypkg-1.0/README.md", &b"# tinypkg\n"[..]);
+    for (name, files, fetches) in [
+        (
+            "removed.tar.gz",
+            vec![built[0], built[1], wrapped, readme],
+            true,
+        ),
+        (
+            "kept.tar.gz",
+            vec![built[0], built[1], wrapped, shipped, readme],
+            false,
+        ),
+    ] {
+        let p = tinypkg_sdist(&c, name, "", &files);
+        let (o, r) = scan_diff_json_under(&c, &lax, &shipped_base, &p);
+        assert_cleared_or_naming(&o, &r, fetches.then_some(named));
     }
 }
 
