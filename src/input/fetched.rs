@@ -352,8 +352,8 @@ pub struct WrapFetch {
 /// folder down where an archive keeps its files under a root folder) or
 /// of a subproject in it, outside a test tree. Meson, under meson-python
 /// when pip builds the package, downloads a subproject whose folder is
-/// missing and builds it, running its `meson.build`: tomli built so, its
-/// wrap's `source_url` on a server the test ran, ran the fetched
+/// missing and builds it, running its `meson.build`: a package whose
+/// wrap's `source_url` named a server on 127.0.0.1 ran the fetched
 /// `run_command` at `pip wheel`, and the rules alone allowed it (session
 /// 48). The source is in no file the scan read, as for a `name @ URL`
 /// requirement. Only a wrap's first section counts, as Meson reads it;

@@ -983,17 +983,17 @@ fn at_line_start(data: &[u8], at: usize) -> bool {
 /// tree includes from the folders its build adds to the search (C's
 /// `#include <FILE>`, and `"FILE"`, looked up there when no file beside
 /// the source has that name; Cython's `include "FILE"`, from its
-/// `include_path`), each once, with `\\` read as `/` (as Windows'
-/// compilers do) and leading `./` and `../` dropped: the caller matches
-/// them in any case. Which folders those are is set
-/// anywhere (`include_dirs=['docs']`, `extra_compile_args=['-Idocs']`,
-/// `CFLAGS`, CMake's or Meson's `include_directories`), so the caller
-/// matches each name against the end of every member's path
-/// ([`HiddenCode`](super::render)). cachetools built by setuptools 65
-/// with `include_dirs=['docs']` and `#include <notes.txt>`, the notes
-/// holding a constructor that ran a command, ran it at import, and the
-/// shipped gate allowed it (session 48): [`source_includes`] resolves a
-/// name beside the source only.
+/// `include_path`), each once, with `\` read as `/` (as Windows'
+/// compilers do) and leading `./` and `../` dropped. Which folders
+/// those are is set anywhere (`include_dirs=['docs']`,
+/// `extra_compile_args=['-Idocs']`, `CFLAGS`, CMake's or Meson's
+/// `include_directories`), so the caller matches each name, in any case,
+/// against the end of every document's path
+/// (`render::searched_documents`). A setuptools 65 package with
+/// `include_dirs=['docs']` and `#include <notes.txt>`, the notes holding
+/// a constructor that ran a command, ran it at import, and the shipped
+/// gate allowed it (session 48): `source_includes` resolves a name
+/// beside the source only.
 pub fn searched_includes(path: &str, data: &[u8]) -> Vec<String> {
     let lower = file_name(path).1;
     if super::render::in_test_tree(path) {

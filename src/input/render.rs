@@ -1744,7 +1744,7 @@ fn any_under<S: AsRef<str>>(sorted: &[S], prefix: &str) -> bool {
 /// counts, by its name in any case (Windows' and macOS's file systems
 /// match names so). A test tree's file so named does not: numpy's highway and
 /// scipy's unuran include their own `tests/…` headers by a searched name.
-/// At most [`MAX_SEARCHED_DOCUMENTS`] pairs: one is enough to count, and a
+/// At most 1,000 pairs (`MAX_SEARCHED_DOCUMENTS`): one is enough to count, and a
 /// crafted package of many sources and many same-named documents would
 /// otherwise make sources times documents of them.
 fn searched_documents(

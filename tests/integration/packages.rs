@@ -3336,9 +3336,9 @@ fn dependencies_fetched_from_outside_a_registry_cannot_be_cleared() {
 }
 
 /// Meson downloads a subproject whose folder a package does not ship, as
-/// its wrap file says, and builds it, running its `meson.build`: tomli
-/// built by meson-python 0.22 so ran the fetched `run_command` at `pip
-/// wheel`, and the rules alone allowed it (session 48). Under thresholds
+/// its wrap file says, and builds it, running its `meson.build`: a
+/// package built by meson-python 0.22 so ran the fetched `run_command`
+/// at `pip wheel`, and the rules alone allowed it (session 48). Under thresholds
 /// that clear any score and no veto, such a package is inconclusive, the
 /// wrap named as a dependency fetched from outside a registry, whole, as
 /// the upgrade that adds the wrap, or as the one that removes the folder
