@@ -1025,21 +1025,125 @@ pub fn searched_includes(path: &str, data: &[u8]) -> Vec<String> {
         }
         _ => return Vec::new(),
     }
-    let mut names: Vec<String> = found
-        .into_iter()
-        .filter_map(|n| std::str::from_utf8(n).ok())
-        .map(|n| {
-            let mut n = n.trim().replace('\\', "/").to_lowercase();
-            let dots = n.len() - undotted(&n).len();
-            n.drain(..dots);
-            n
-        })
-        .filter(|n| !n.is_empty() && !n.ends_with('/'))
-        .collect();
+    let mut names: Vec<String> = found.into_iter().filter_map(include_name).collect();
     // A sort, not a hash set: a million names sort faster than they hash.
     names.sort_unstable();
     names.dedup();
     names
+}
+
+/// An included file's name as [`searched_includes`] keeps it: lowercased,
+/// `\` read as `/`, leading `./` and `../` dropped; `None` when nothing
+/// is left or it names a folder.
+fn include_name(raw: &[u8]) -> Option<String> {
+    let raw = std::str::from_utf8(raw).ok()?;
+    let mut n = raw.trim().replace('\\', "/").to_lowercase();
+    let dots = n.len() - undotted(&n).len();
+    n.drain(..dots);
+    (!n.is_empty() && !n.ends_with('/')).then_some(n)
+}
+
+/// The macros a C-family source outside a test tree includes by (a
+/// computed include, `#include NAME`), sorted, each once. C expands the
+/// macro and includes the file its value names, so `#define N
+/// "notes.txt"` then `#include N`, or `#include N` built with
+/// `define_macros=[('N', '"notes.txt"')]`, compiles the notes as
+/// [`searched_includes`]' names do: the caller looks the macros up among
+/// the values files give them ([`include_macros`]).
+/// At most [`MAX_MACROS`] + 1 of them (the caller fails closed past
+/// [`MAX_MACROS`]).
+pub fn computed_includes(path: &str, data: &[u8]) -> Vec<String> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let lower = file_name(path).1;
+    if super::render::in_test_tree(path) || source_language(&lower) != Some(SourceLanguage::C) {
+        return Vec::new();
+    }
+    let re = RE.get_or_init(|| {
+        Regex::new(r"#[ \t]*(?:include|include_next|import)[ \t]+([A-Za-z_][A-Za-z0-9_]*)")
+            .expect("the computed include pattern compiles")
+    });
+    let mut macros: Vec<String> = re
+        .captures_iter(data)
+        .filter(|c| at_line_start(data, c.get(0).map_or(0, |m| m.start())))
+        .filter_map(|c| std::str::from_utf8(&c[1]).ok().map(str::to_string))
+        .take(MAX_MACROS + 1)
+        .collect();
+    macros.sort_unstable();
+    macros.dedup();
+    macros
+}
+
+/// How many macros a package's sources include by, and how many values
+/// naming documents its files give macros, that are followed; past
+/// either, the package is not cleared (a crafted file of a million
+/// definitions cost 3 s and 450 MB to follow).
+pub const MAX_MACROS: usize = 10_000;
+
+/// (macro, file name) for each value a file gives a macro that names a
+/// document (`"FILE"` or `<FILE>` whose name is documentation's or
+/// data's, outside a test tree: only a document is matched, and a
+/// string such as an error message names none; the name kept as
+/// [`searched_includes`] keeps it), at most [`MAX_MACROS`] + 1: a C-family source's `#define NAME … "FILE"` (any source, a
+/// test tree's too: a header anywhere can define it), and a root
+/// manifest's or a build script's `-DNAME="FILE"`, `NAME=<FILE>` (CMake's
+/// and Meson's definitions) or `('NAME', '"FILE"')` (setuptools'
+/// `define_macros`, also as a TOML array).
+pub fn include_macros(path: &str, data: &[u8]) -> Vec<(String, String)> {
+    static DEFINE: OnceLock<Regex> = OnceLock::new();
+    static LITERAL: OnceLock<Regex> = OnceLock::new();
+    static BUILD: OnceLock<Regex> = OnceLock::new();
+    let lower = file_name(path).1;
+    let literal = LITERAL.get_or_init(|| {
+        Regex::new(r#""([^"\n]+)"|<([^>\n]+)>"#).expect("the literal pattern compiles")
+    });
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut keep = |name: &[u8], value: &[u8]| {
+        if out.len() > MAX_MACROS {
+            return;
+        }
+        let document = |v: &String| super::render::is_inert(v) && !super::render::in_test_tree(v);
+        if let (Ok(name), Some(value)) = (
+            std::str::from_utf8(name),
+            include_name(value).filter(document),
+        ) {
+            out.push((name.to_string(), value));
+        }
+    };
+    if source_language(&lower) == Some(SourceLanguage::C) {
+        let re = DEFINE.get_or_init(|| {
+            Regex::new(r"#[ \t]*define[ \t]+([A-Za-z_][A-Za-z0-9_]*)([^\n]*)")
+                .expect("the define pattern compiles")
+        });
+        for c in re.captures_iter(data) {
+            if !at_line_start(data, c.get(0).map_or(0, |m| m.start())) {
+                continue;
+            }
+            for v in literal.captures_iter(&c[2]) {
+                if let Some(v) = v.get(1).or_else(|| v.get(2)) {
+                    keep(&c[1], v.as_bytes());
+                }
+            }
+        }
+    } else if super::render::build_script(&lower).is_some()
+        || matches!(lower.as_str(), "setup.py" | "setup.cfg" | "pyproject.toml")
+    {
+        let re = BUILD.get_or_init(|| {
+            Regex::new(
+                r#"(?:[(\[][ \t]*['"]([A-Za-z_][A-Za-z0-9_]*)['"][ \t]*,[ \t]*['"]|(?:-D[ \t]*|\b)([A-Za-z_][A-Za-z0-9_]*)=)\\*(?:"([^"<>\n\\]+)|<([^<>\n\\]+)>)"#,
+            )
+            .expect("the definition pattern compiles")
+        });
+        for c in re.captures_iter(data) {
+            let name = c.get(1).or_else(|| c.get(2));
+            let value = c.get(3).or_else(|| c.get(4));
+            if let (Some(n), Some(v)) = (name, value) {
+                keep(n.as_bytes(), v.as_bytes());
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// `name` after its leading `./` and `../`.
@@ -2465,5 +2569,76 @@ mod tests {
             compiled_sources("pkg/src/ext.c", b"#include <notes.txt>\n#include \"a.h\"\n"),
             ["pkg/src/a.h", "pkg/a.h"]
         );
+    }
+
+    #[test]
+    fn computed_includes_and_the_values_of_their_macros_are_read() {
+        let computed = |path: &str, text: &str| computed_includes(path, text.as_bytes());
+        assert_eq!(
+            computed(
+                "pkg/src/ext.c",
+                "#include NOTES\n  # include_next B\n#include <a.h>\nx = 1; #include C\n#include NOTES\n"
+            ),
+            ["B", "NOTES"]
+        );
+        assert!(computed("pkg/tests/t.c", "#include NOTES\n").is_empty());
+        assert!(computed("pkg/setup.py", "#include NOTES\n").is_empty());
+        let values = |path: &str, text: &str| include_macros(path, text.as_bytes());
+        let pairs = |p: &[(&str, &str)]| -> Vec<(String, String)> {
+            p.iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect()
+        };
+        // A source's definitions, a function-like macro's too, a test
+        // tree's too; not a definition that is not at a line's start.
+        assert_eq!(
+            values(
+                "pkg/tests/h.h",
+                "#define NOTES \"Notes.txt\"\n#  define F(x) <../docs/a.json>\nint y; #define G \"g.txt\"\n#define N 3\n"
+            ),
+            pairs(&[("F", "docs/a.json"), ("NOTES", "notes.txt")])
+        );
+        // A build's: setuptools' `define_macros` (a tuple, or a TOML
+        // array), `-D` flags, CMake's and Meson's `NAME=VALUE`.
+        assert_eq!(
+            values(
+                "pkg/setup.py",
+                "Extension('m', define_macros=[('NOTES', '\"notes.txt\"'), (\"B\", \"<b.txt>\"), ('V', '1')],\n\
+                 extra_compile_args=['-DC=\"c.txt\"', '-D D=<d.txt>'])\n"
+            ),
+            pairs(&[("B", "b.txt"), ("C", "c.txt"), ("D", "d.txt"), ("NOTES", "notes.txt")])
+        );
+        assert_eq!(
+            values(
+                "pkg/pyproject.toml",
+                "[[tool.setuptools.ext-modules]]\ndefine-macros = [[\"NOTES\", \"\\\"notes.txt\\\"\"]]\n"
+            ),
+            pairs(&[("NOTES", "notes.txt")])
+        );
+        assert_eq!(
+            values(
+                "pkg/CMakeLists.txt",
+                "add_compile_definitions(NOTES=\"notes.txt\")\n"
+            ),
+            pairs(&[("NOTES", "notes.txt")])
+        );
+        // Only values naming documents: not a header, a test tree's
+        // file or a message.
+        assert!(values(
+            "pkg/src/h.h",
+            "#define H \"impl.h\"\n#define T <tests/notes.txt>\n#define MSG \"cannot open\"\n"
+        )
+        .is_empty());
+        // At most one past the bound.
+        let many: String = (0..MAX_MACROS + 5)
+            .map(|i| format!("#define M{i} <d{i}/notes.txt>\n"))
+            .collect();
+        assert_eq!(values("pkg/src/h.h", &many).len(), MAX_MACROS + 1);
+        let many: String = (0..MAX_MACROS + 5)
+            .map(|i| format!("#include M{i}\n"))
+            .collect();
+        assert_eq!(computed("pkg/src/m.c", &many).len(), MAX_MACROS + 1);
+        // Not other files.
+        assert!(values("pkg/m.py", "NOTES = \"notes.txt\"\n").is_empty());
     }
 }

@@ -961,6 +961,20 @@ struct HiddenCode {
     /// kept for each document whose path ends in one of them
     /// ([`searched_documents`]).
     searched: Vec<(String, Vec<String>)>,
+    /// (compiled source, the macros it includes by,
+    /// [`computed_includes`](super::launched::computed_includes)), names
+    /// to search once the macros' values are known
+    /// ([`resolve_computed`](Self::resolve_computed)).
+    computed: Vec<(String, Vec<String>)>,
+    /// (macro, a file name a member gives it as its value,
+    /// [`include_macros`](super::launched::include_macros)).
+    macros: Vec<(String, String)>,
+    /// How many macros [`computed`](Self::computed) holds.
+    computed_macros: usize,
+    /// Where computed includes or macros' values became too many to
+    /// follow ([`MAX_MACROS`](super::launched::MAX_MACROS)): the package
+    /// is not cleared.
+    macros_past: Option<String>,
     /// (build script, a build script in a test tree it runs), kept only if
     /// that script is a member.
     test_builds: Vec<(String, String)>,
@@ -1199,6 +1213,14 @@ impl HiddenCode {
         if !names.is_empty() {
             self.searched.push((m.path.clone(), names));
         }
+        let macros = super::launched::computed_includes(&m.path, &m.data);
+        if !macros.is_empty() {
+            self.computed_macros += macros.len();
+            self.computed.push((m.path.clone(), macros));
+        }
+        self.macros
+            .extend(super::launched::include_macros(&m.path, &m.data));
+        self.bound_macros(&m.path);
         let (included, test_builds) = build_runs(&code);
         for target in included {
             self.required.push((m.path.clone(), target));
@@ -1245,6 +1267,11 @@ impl HiddenCode {
         self.required.extend(other.required);
         self.reached.extend(other.reached);
         self.searched.extend(other.searched);
+        self.computed.extend(other.computed);
+        self.computed_macros += other.computed_macros;
+        self.macros.extend(other.macros);
+        self.macros_past = self.macros_past.take().or(other.macros_past);
+        self.bound_macros("its files together");
         self.test_builds.extend(other.test_builds);
         self.js_documents.extend(other.js_documents);
         self.npm |= other.npm;
@@ -1336,6 +1363,27 @@ impl HiddenCode {
         }
     }
 
+    /// Past [`MAX_MACROS`](super::launched::MAX_MACROS) computed includes
+    /// or macros' values, marks the package (naming `path`, the file
+    /// looked at last) and lets go of them: following them would cost
+    /// more than any real package needs.
+    fn bound_macros(&mut self, path: &str) {
+        use super::launched::MAX_MACROS;
+        let past = self.macros.len() > MAX_MACROS || self.computed_macros > MAX_MACROS;
+        if self.macros_past.is_some() || past {
+            self.macros_past.get_or_insert_with(|| path.to_string());
+            self.macros = Vec::new();
+            self.computed = Vec::new();
+        }
+    }
+
+    /// Turns each computed include into the names its macro's values give
+    /// ([`computed_names`]), to search as an include's are.
+    fn resolve_computed(&mut self) {
+        let names = computed_names(std::mem::take(&mut self.computed), self.macros.iter());
+        self.searched.extend(names);
+    }
+
     /// Counts each Meson wrap whose project has a `meson.build` and whose
     /// folder holds no file among `paths` (every member of the package,
     /// in a version diff the unchanged ones too) as a fetched dependency:
@@ -1364,6 +1412,8 @@ impl HiddenCode {
         self.required.sort();
         self.reached.sort();
         self.searched.sort();
+        self.computed.sort();
+        self.macros.sort();
         self.test_builds.sort();
         self.js_documents.sort();
         self.hooks.sort();
@@ -1394,7 +1444,7 @@ impl HiddenCode {
     /// `base` holds the base's members that `changed` replaced or removed.
     fn add_unchanged(
         &mut self,
-        same: HiddenCode,
+        mut same: HiddenCode,
         changed: &[Member],
         base: &[Member],
         unchanged: &[Member],
@@ -1467,6 +1517,18 @@ impl HiddenCode {
             .cloned()
             .collect::<Vec<_>>();
         self.reached.extend(reached);
+        // A computed include names what its macro's values name: a
+        // changed source's by every value, an unchanged one's by a changed
+        // value (matched against every document, as a changed source's
+        // names are) or by an unchanged one (against changed documents).
+        self.macros_past = self.macros_past.take().or(same.macros_past.take());
+        let every = self.macros.iter().chain(&same.macros);
+        let names = computed_names(std::mem::take(&mut self.computed), every);
+        self.searched.extend(names);
+        let names = computed_names(same.computed.clone(), self.macros.iter());
+        self.searched.extend(names);
+        let names = computed_names(std::mem::take(&mut same.computed), same.macros.iter());
+        same.searched.extend(names);
         // The same for a changed source that includes an unchanged
         // document from a searched folder, and an unchanged source that
         // includes a changed one (`runs_as_js` matches `searched` against
@@ -1555,6 +1617,7 @@ impl HiddenCode {
             startup_files_note(&self.startup_files),
             declared_note(&self.declared),
             self.test_builds_note(),
+            macros_note(self.macros_past.as_deref()),
             self.js_documents_note(),
             self.root_note(),
         ]
@@ -1724,6 +1787,47 @@ impl HiddenCode {
         all.dedup();
         all
     }
+}
+
+/// The note that keeps the pre-check from clearing a package whose
+/// computed includes could not all be followed (`past`: where).
+fn macros_note(past: Option<&str>) -> Option<String> {
+    past.map(|at| {
+        format!(
+            "its compiled sources include files by more macros, or give macros more values naming documents, than Canary follows ({} of each, past them at {at}): a computed include (`#include NAME`) compiles whatever file the macro names, a document too, and the pre-check reads documents as prose; the pre-check alone does not allow it: left to detectors, or review them and allowlist the artifact by sha256",
+            super::launched::MAX_MACROS
+        )
+    })
+}
+
+/// (source, the file names the macros it includes by are given among
+/// `values`: (macro, file name)) for each of `computed` (source, macros)
+/// that gets any.
+fn computed_names<'a>(
+    computed: Vec<(String, Vec<String>)>,
+    values: impl Iterator<Item = &'a (String, String)>,
+) -> Vec<(String, Vec<String>)> {
+    if computed.is_empty() {
+        return Vec::new();
+    }
+    let mut by_macro: std::collections::HashMap<&str, Vec<&str>> = Default::default();
+    for (name, value) in values {
+        by_macro.entry(name).or_default().push(value);
+    }
+    computed
+        .into_iter()
+        .filter_map(|(source, macros)| {
+            let mut names: Vec<String> = macros
+                .iter()
+                .filter_map(|m| by_macro.get(m.as_str()))
+                .flatten()
+                .map(|v| v.to_string())
+                .collect();
+            names.sort_unstable();
+            names.dedup();
+            (!names.is_empty()).then_some((source, names))
+        })
+        .collect()
 }
 
 /// Whether a path of `sorted` (in order) starts with `prefix`: the first
@@ -2596,6 +2700,7 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
     hidden.resolve_named_files(|p| by_path.get(p).and_then(|body| body.text()));
     hidden.resolve_wraps(by_path.keys().copied());
     drop(by_path);
+    hidden.resolve_computed();
     hidden.count_tests_if_opened();
     hidden.sort();
     normalise_paths(&mut files, |f| &mut f.0, RenderMode::Scan);
@@ -3468,6 +3573,48 @@ mod tests {
                 (src.to_string(), "p/share/extra/notes.txt".to_string()),
             ]
         );
+    }
+
+    /// A computed include names what its macro's values name; past the
+    /// bound on macros, the package is not cleared, naming where.
+    #[test]
+    fn computed_includes_name_their_macros_values_within_a_bound() {
+        use super::super::launched::MAX_MACROS;
+        let mut h = HiddenCode::default();
+        let member = |path: &str, text: &str| Member {
+            path: path.to_string(),
+            data: text.as_bytes().to_vec(),
+        };
+        h.look_at(&member("p/docs/notes.txt", "x\n"));
+        h.look_at(&member("p/src/m.c", "#include NOTES\n"));
+        h.look_at(&member("p/src/config.h", "#define NOTES <notes.txt>\n"));
+        h.resolve_computed();
+        assert_eq!(
+            h.runs_as_js(),
+            [("p/src/m.c".to_string(), "p/docs/notes.txt".to_string())]
+        );
+        assert_eq!(macros_note(h.macros_past.as_deref()), None);
+        // Batches that each stay within the bound, merged past it.
+        let half: String = (0..MAX_MACROS / 2 + 1)
+            .map(|i| format!("#define M{i} <d{i}/notes.txt>\n"))
+            .collect();
+        let (mut a, mut b) = (HiddenCode::default(), HiddenCode::default());
+        a.look_at(&member("p/src/a.h", &half));
+        b.look_at(&member("p/src/b.h", &half));
+        assert!(a.macros_past.is_none() && b.macros_past.is_none());
+        a.extend(b);
+        assert!(a.macros.is_empty());
+        let note = macros_note(a.macros_past.as_deref()).unwrap();
+        assert!(note.contains("past them at its files together"), "{note}");
+        // One file past it.
+        let many: String = (0..MAX_MACROS + 1)
+            .map(|i| format!("#include M{i}\n"))
+            .collect();
+        let mut h = HiddenCode::default();
+        h.look_at(&member("p/src/m.c", &many));
+        let note = macros_note(h.macros_past.as_deref()).unwrap();
+        assert!(note.contains("past them at p/src/m.c"), "{note}");
+        assert!(h.computed.is_empty());
     }
 
     #[test]

@@ -4946,7 +4946,8 @@ fn a_build_script_that_runs_a_document_is_not_cleared() {
 /// command and gave it to `system`, or whose source did `#include
 /// "../../docs/notes.txt"` with the constructor in the notes, ran it at
 /// import and was allowed (session 46); so was `#include <notes.txt>`
-/// with `include_dirs=['docs']` (session 48). Under thresholds that clear
+/// with `include_dirs=['docs']`, and `#include NOTES` with the macro
+/// given the notes' name (session 48). Under thresholds that clear
 /// any score and no veto, each is inconclusive, naming the line or the
 /// include, in a version diff too; an extension with a literal command and
 /// a header of its own is allowed, and so is one whose searched name is a
@@ -4985,6 +4986,18 @@ fn a_compiled_source_that_runs_a_built_command_or_includes_a_document_is_not_cle
             "searched-quoted.tar.gz",
             "\"notes.txt\"",
             vec![("tinypkg-1.0/docs/notes.txt", xor)],
+            named_notes,
+        ),
+        (
+            "computed.tar.gz",
+            "\"_config.h\"\n#include NOTES",
+            vec![
+                (
+                    "tinypkg-1.0/tinypkg/_config.h",
+                    b"#define NOTES <notes.txt>\n",
+                ),
+                ("tinypkg-1.0/docs/notes.txt", xor),
+            ],
             named_notes,
         ),
         (
@@ -5051,6 +5064,20 @@ fn a_compiled_source_that_runs_a_built_command_or_includes_a_document_is_not_cle
         let (o, r) = scan_diff_json_under(&c, &lax, &base, &new);
         assert_cleared_or_naming(&o, &r, Some("tinypkg/_speedups.c -> docs/notes.txt"));
     }
+    // The source and the document as they were, the macro the source
+    // includes by given the document's name by a changed `setup.py`.
+    let computed_src = source("NOTES");
+    let files = [(src, computed_src.as_bytes()), (notes, xor), impl_h];
+    let with_value = |value: &str| {
+        let ext = ext.replace(
+            "include_dirs=",
+            &format!("define_macros=[('NOTES', '{value}')], include_dirs="),
+        );
+        tinypkg_sdist(&c, &format!("value-{}.tar.gz", value.len()), &ext, &files)
+    };
+    let (base, new) = (with_value("\"_impl.h\""), with_value("\"notes.txt\""));
+    let (o, r) = scan_diff_json_under(&c, &lax, &base, &new);
+    assert_cleared_or_naming(&o, &r, Some("tinypkg/_speedups.c -> docs/notes.txt"));
 }
 
 /// Hatch build hook plugins run what a `pyproject.toml` gives them:
