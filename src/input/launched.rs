@@ -739,6 +739,9 @@ pub(super) fn source_language(lower_name: &str) -> Option<SourceLanguage> {
 pub fn compiled_sources(path: &str, data: &[u8]) -> Vec<String> {
     let lower = file_name(path).1;
     if is_compiled_source(&lower) && !super::render::in_test_tree(path) {
+        if cargo_leaves_unbuilt(path, &lower) {
+            return Vec::new();
+        }
         return resolve_each(path, source_includes(&lower, data));
     }
     let build = build_script(&lower);
@@ -937,10 +940,12 @@ fn meson_subdirs(data: &[u8]) -> Vec<(bool, String)> {
 /// (session 46): the notes were read as a document. Read as the sources a
 /// build compiles ([`compiled_sources`]): a document among them is code no
 /// reader saw, a test tree's file is compiled into the package though the
-/// models read it as a test's. `#include <…>`, looked up in the
-/// folders the build adds to the search, is matched by its name instead
-/// ([`searched_includes`]); a path built by a macro
-/// (`include!(concat!(…))`) is not followed.
+/// models read it as a test's. Rust's `#[path = "FILE"]` on a module
+/// too: a crate whose `lib.rs` held `#[path = "../docs/notes.txt"] mod
+/// notes;` ran the notes' command at import (maturin 1.16, session 48).
+/// `#include <…>`, looked up in the folders the build adds to the
+/// search, and Rust's `include!(concat!(…))` are matched by name instead
+/// ([`searched_includes`]).
 fn source_includes(lower: &str, data: &[u8]) -> Vec<(bool, String)> {
     static C: OnceLock<Regex> = OnceLock::new();
     static CYTHON: OnceLock<Regex> = OnceLock::new();
@@ -957,17 +962,104 @@ fn source_includes(lower: &str, data: &[u8]) -> Vec<(bool, String)> {
             Regex::new(r#"(?m)^[ \t]*include[ \t]+["']([^"'\n]+)["']"#)
                 .expect("the Cython include pattern compiles")
         }),
+        // `include!("FILE")`, and a module's `#[path = "FILE"]` (also
+        // under `cfg_attr`), which compiles that file as the module.
         Some(SourceLanguage::Rust) => RUST.get_or_init(|| {
-            Regex::new(r#"\binclude!\s*\(\s*"([^"\n]+)"\s*,?\s*\)"#)
-                .expect("the Rust include pattern compiles")
+            Regex::new(
+                r#"\binclude!\s*\(\s*"([^"\n]+)"\s*,?\s*\)|#\s*\[\s*(?:cfg_attr\s*\([^\]\n]*?,\s*)?path\s*=\s*"([^"\n]+)""#,
+            )
+            .expect("the Rust include pattern compiles")
         }),
         None => return Vec::new(),
     };
     re.captures_iter(data)
         .filter(|c| at_line_start(data, c.get(0).map_or(0, |m| m.start())))
-        .filter_map(|c| std::str::from_utf8(&c[1]).ok().map(str::to_string))
+        // A module only rustdoc compiles is not built: shlex (vendored by
+        // orjson) takes its `quoting_warning` module, all comments, from
+        // a `.md` under `#[cfg(all(doc, not(doctest)))]`.
+        .filter(|c| {
+            c.get(2).is_none() || !for_rustdoc_only(data, c.get(0).map_or(0, |m| m.start()))
+        })
+        .filter_map(|c| c.get(1).or_else(|| c.get(2)))
+        .filter_map(|m| std::str::from_utf8(m.as_bytes()).ok().map(str::to_string))
         .map(|p| (false, p))
         .collect()
+}
+
+/// Whether the Rust item whose attribute starts at `at` is compiled for
+/// documentation only: an attribute of its (on the lines of attributes
+/// just before it, or before it on its line) is `#[cfg(doc)]` or
+/// `#[cfg(all(doc, …))]`.
+fn for_rustdoc_only(data: &[u8], at: usize) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(r"#\s*\[\s*cfg\s*\(\s*(?:all\s*\(\s*)?doc\s*[,)]")
+            .expect("the rustdoc cfg pattern compiles")
+    });
+    let mut start = at;
+    // The attribute lines before it, at most eight.
+    for _ in 0..8 {
+        let line_start = data[..start]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        if line_start == 0 {
+            start = 0;
+            break;
+        }
+        let prev_start = data[..line_start - 1]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        let prev = data[prev_start..line_start - 1].trim_ascii();
+        // An attribute's line only: `#[cfg(doc)] mod d;` ends the item
+        // before.
+        if !(prev.starts_with(b"#[") && prev.ends_with(b"]")) {
+            start = line_start;
+            break;
+        }
+        start = prev_start;
+    }
+    re.is_match(&data[start..at])
+}
+
+/// The paths Rust's `include!(concat!(…))` builds from literals: the
+/// string literals given to `concat!` itself, joined (`env!("…")`'s
+/// name is not one of them). `include!(concat!(env!("CARGO_MANIFEST_DIR"),
+/// "/docs/notes.txt"))` compiles the notes as Rust; a build script so
+/// made ran a command the notes held at `pip wheel` (maturin 1.16), and
+/// the shipped gate allowed it (session 48). The crate's folder is not
+/// known here, so the path is a name to search ([`searched_includes`]).
+fn rust_concat_includes(data: &[u8]) -> Vec<Vec<u8>> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(r"\binclude!\s*\(\s*concat!\s*\(").expect("the concat pattern compiles")
+    });
+    let mut out = Vec::new();
+    for m in re.find_iter(data) {
+        let rest = &data[m.end()..data.len().min(m.end() + 1024)];
+        let (mut depth, mut at, mut joined) = (1usize, 0, Vec::new());
+        while at < rest.len() && depth > 0 {
+            match rest[at] {
+                b'(' => depth += 1,
+                b')' => depth -= 1,
+                b'"' => {
+                    let end =
+                        memchr::memchr(b'"', &rest[at + 1..]).map_or(rest.len(), |e| at + 1 + e);
+                    if depth == 1 {
+                        joined.extend_from_slice(&rest[at + 1..end.min(rest.len())]);
+                    }
+                    at = end;
+                }
+                _ => {}
+            }
+            at += 1;
+        }
+        if !joined.is_empty() {
+            out.push(joined);
+        }
+    }
+    out
 }
 
 /// Whether only blanks precede `at` on its line in `data`.
@@ -983,7 +1075,8 @@ fn at_line_start(data: &[u8], at: usize) -> bool {
 /// tree includes from the folders its build adds to the search (C's
 /// `#include <FILE>`, and `"FILE"`, looked up there when no file beside
 /// the source has that name; Cython's `include "FILE"`, from its
-/// `include_path`), each once, with `\` read as `/` (as Windows'
+/// `include_path`; Rust's `include!(concat!(…))`, from the crate's
+/// folder, [`rust_concat_includes`]), each once, with `\` read as `/` (as Windows'
 /// compilers do) and leading `./` and `../` dropped. Which folders
 /// those are is set anywhere (`include_dirs=['docs']`,
 /// `extra_compile_args=['-Idocs']`, `CFLAGS`, CMake's or Meson's
@@ -996,14 +1089,15 @@ fn at_line_start(data: &[u8], at: usize) -> bool {
 /// beside the source only.
 pub fn searched_includes(path: &str, data: &[u8]) -> Vec<String> {
     let lower = file_name(path).1;
-    if super::render::in_test_tree(path) {
+    if super::render::in_test_tree(path) || cargo_leaves_unbuilt(path, &lower) {
         return Vec::new();
     }
     // C's `"FILE"` or `<FILE>`, found without captures (a source of a
     // million includes is read in a fraction of the time), the name
     // taken between the match's first `"` or `<` and its last byte.
     static C: OnceLock<Regex> = OnceLock::new();
-    let cython;
+    // Names this function builds, which `found` borrows.
+    let owned: Vec<(bool, String)>;
     let mut found: Vec<&[u8]> = Vec::new();
     match source_language(&lower) {
         Some(SourceLanguage::C) => {
@@ -1020,8 +1114,16 @@ pub fn searched_includes(path: &str, data: &[u8]) -> Vec<String> {
             }
         }
         Some(SourceLanguage::Cython) => {
-            cython = source_includes(&lower, data);
-            found.extend(cython.iter().map(|(_, name)| name.as_bytes()));
+            owned = source_includes(&lower, data);
+            found.extend(owned.iter().map(|(_, name)| name.as_bytes()));
+        }
+        Some(SourceLanguage::Rust) => {
+            owned = rust_concat_includes(data)
+                .into_iter()
+                .filter_map(|p| String::from_utf8(p).ok())
+                .map(|p| (false, p))
+                .collect();
+            found.extend(owned.iter().map(|(_, name)| name.as_bytes()));
         }
         _ => return Vec::new(),
     }
@@ -1032,13 +1134,26 @@ pub fn searched_includes(path: &str, data: &[u8]) -> Vec<String> {
     names
 }
 
+/// Whether `path` (`lower`, its lowercased name) is a Rust source in a
+/// crate's `benches` or `examples` folder, which Cargo does not build for
+/// a library or its build script (jiter's benchmarks take a module from
+/// its `tests/`).
+fn cargo_leaves_unbuilt(path: &str, lower: &str) -> bool {
+    extension(lower) == "rs"
+        && path
+            .split('/')
+            .rev()
+            .skip(1)
+            .any(|d| d == "benches" || d == "examples")
+}
+
 /// An included file's name as [`searched_includes`] keeps it: lowercased,
 /// `\` read as `/`, leading `./` and `../` dropped; `None` when nothing
 /// is left or it names a folder.
 fn include_name(raw: &[u8]) -> Option<String> {
     let raw = std::str::from_utf8(raw).ok()?;
     let mut n = raw.trim().replace('\\', "/").to_lowercase();
-    let dots = n.len() - undotted(&n).len();
+    let dots = n.len() - undotted(n.trim_start_matches('/')).len();
     n.drain(..dots);
     (!n.is_empty() && !n.ends_with('/')).then_some(n)
 }
@@ -2161,6 +2276,33 @@ mod tests {
             ),
             ["pkg/docs/notes.txt", "docs/notes.txt"]
         );
+        // A module's `#[path]`, also under `cfg_attr`; not in a comment.
+        assert_eq!(
+            compiled(
+                "pkg/src/lib.rs",
+                "#[path = \"../docs/notes.txt\"]\nmod notes;\n  #[cfg_attr(unix, path = \"u.txt\")]\nmod u;\n// #[path = \"c.txt\"]\n"
+            ),
+            ["pkg/docs/notes.txt", "docs/notes.txt", "pkg/src/u.txt", "pkg/u.txt"]
+        );
+        // Not a module only rustdoc compiles (shlex's), unless another
+        // configuration compiles it too; not a crate's benchmarks or
+        // examples (jiter's), which a build of the library leaves out.
+        assert_eq!(
+            compiled(
+                "pkg/src/lib.rs",
+                "pub mod bytes;\n#[cfg(all(doc, not(doctest)))]\n#[path = \"w.md\"]\npub mod w;\n\
+                 #[cfg(doc)] #[path = \"d.md\"] mod d;\n#[cfg(any(doc, unix))]\n#[path = \"x.md\"]\nmod x;\n"
+            ),
+            ["pkg/src/x.md", "pkg/x.md"]
+        );
+        for path in ["pkg/benches/json_cases.rs", "pkg/crates/j/examples/e.rs"] {
+            let text = "#[path = \"../tests/corpus/mod.rs\"]\nmod corpus;\ninclude!(concat!(\"/docs/n.txt\"));\n";
+            assert!(compiled(path, text).is_empty(), "{path}");
+            assert!(
+                searched_includes(path, text.as_bytes()).is_empty(),
+                "{path}"
+            );
+        }
         assert!(compiled("pkg/tests/t.c", "#include \"../docs/notes.txt\"\n").is_empty());
         assert_eq!(
             compiled(
@@ -2563,6 +2705,16 @@ mod tests {
         );
         assert!(names("pkg/tests/t.c", "#include <notes.txt>\n").is_empty());
         assert!(names("pkg/src/lib.rs", "include!(\"notes.txt\");\n").is_empty());
+        // Rust's `include!(concat!(…))`: the literals given to `concat!`,
+        // joined, without a leading `/`; not `env!`'s name.
+        assert_eq!(
+            names(
+                "pkg/build.rs",
+                "include!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/docs/\", \"Notes.txt\"));\n\
+                 include!(concat!(env!(\"OUT_DIR\"), \"/gen.rs\"));\n"
+            ),
+            ["docs/notes.txt", "gen.rs"]
+        );
         assert!(names("pkg/setup.py", "#include <notes.txt>\n").is_empty());
         // The beside-the-source reading takes no `<…>` name.
         assert_eq!(

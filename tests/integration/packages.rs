@@ -4302,6 +4302,61 @@ fn a_harmful_score_only_on_a_wheel_s_shared_data_is_lowered_to_uncertain() {
     );
 }
 
+/// Rust compiles a module from whatever file its `#[path]` names, and
+/// `include!(concat!(env!("CARGO_MANIFEST_DIR"), "/FILE"))` compiles
+/// FILE: maturin 1.16 crates whose `lib.rs` took its module from
+/// `docs/notes.txt`, or whose build script included the notes, ran the
+/// notes' command at import or at `pip wheel`, and the shipped gate
+/// allowed both (session 48). Under thresholds that clear any score and
+/// no veto, each is inconclusive, naming the edge; a module taken from a
+/// Rust file of its own is allowed.
+#[test]
+fn a_rust_crate_that_compiles_a_document_is_not_cleared() {
+    let c = Canary::new();
+    let lax = lax_config(&c);
+    let pyproject: &[u8] = b"[build-system]\nrequires = [\"maturin>=1.5\"]\nbuild-backend = \"maturin\"\n\n[project]\nname = \"speedups\"\nversion = \"0.1.0\"\n";
+    let cargo: &[u8] = b"[package]\nname = \"speedups\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\ncrate-type = [\"cdylib\"]\n";
+    let notes: &[u8] = b"pub fn run() {\n    let s: String = [46, 53, 47, 57, 50u8].iter().map(|b| (b ^ 0x5a) as char).collect();\n    let _ = std::process::Command::new(\"sh\").arg(\"-c\").arg(&s).status();\n}\n";
+    let lib = |module: &str| {
+        format!("#[path = \"{module}\"]\nmod notes;\n\n#[no_mangle]\npub extern \"C\" fn init() {{\n    notes::run();\n}}\n")
+    };
+    let (by_path, own) = (lib("../docs/notes.txt"), lib("impl/notes.rs"));
+    let plain_lib = "#[no_mangle]\npub extern \"C\" fn init() {}\n";
+    let concat = "include!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/docs/notes.txt\"));\n\nfn main() {\n    run();\n}\n";
+    for (name, lib_rs, build_rs, named) in [
+        (
+            "path.tar.gz",
+            by_path.as_str(),
+            None,
+            Some("speedups-0.1.0/src/lib.rs -> speedups-0.1.0/docs/notes.txt"),
+        ),
+        (
+            "concat.tar.gz",
+            plain_lib,
+            Some(concat),
+            Some("speedups-0.1.0/build.rs -> speedups-0.1.0/docs/notes.txt"),
+        ),
+        ("own.tar.gz", own.as_str(), None, None),
+    ] {
+        let mut members: Vec<(&str, &[u8])> = vec![
+            (
+                "speedups-0.1.0/PKG-INFO",
+                b"Metadata-Version: 2.1\nName: speedups\nVersion: 0.1.0\n",
+            ),
+            ("speedups-0.1.0/pyproject.toml", pyproject),
+            ("speedups-0.1.0/Cargo.toml", cargo),
+            ("speedups-0.1.0/src/lib.rs", lib_rs.as_bytes()),
+            ("speedups-0.1.0/src/impl/notes.rs", b"pub fn run() {}\n"),
+            ("speedups-0.1.0/docs/notes.txt", notes),
+        ];
+        members.extend(build_rs.map(|b| ("speedups-0.1.0/build.rs", b.as_bytes())));
+        let p = c.dir.path().join(name);
+        std::fs::write(&p, tar_gz(&members, false)).unwrap();
+        let (o, r) = scan_path_json_under(&c, &lax, &p);
+        assert_cleared_or_naming(&o, &r, named);
+    }
+}
+
 /// Cargo runs a crate's `build.rs` when maturin or setuptools-rust builds
 /// the sdist, and neither model judges Rust: a maturin sdist whose
 /// `rust/build.rs` ran `sh -c "curl … | sh"`, or sent `env` to a server
