@@ -339,18 +339,24 @@ pub fn off_registry_dependencies(code: &Code, json: Option<&serde_json::Value>) 
 pub struct WrapFetch {
     /// Where Meson unpacks the source, an archive path ending in `/`.
     pub directory: String,
-    /// The folder holding the `subprojects` folder, `""` or ending in `/`.
-    pub project: String,
+    /// The folder holding the `subprojects` folder, `""` or ending in `/`;
+    /// `None` for a wrap in another folder, which counts only if the
+    /// project names that folder its `subproject_dir`
+    /// ([`subproject_dir`]).
+    pub project: Option<String>,
+    /// The wrap's folder, ending in `/`.
+    pub folder: String,
     /// What it fetches: `source_url` (or its fallback, or `patch_url`) of
     /// a `[wrap-file]`; `url` of a `[wrap-git]`, `[wrap-hg]` or
     /// `[wrap-svn]`.
     pub url: String,
 }
 
-/// What the Meson wrap file at `path` fetches, when it lies in the
-/// `subprojects` folder of the package's project (at its root, or one
-/// folder down where an archive keeps its files under a root folder) or
-/// of a subproject in it, outside a test tree. Meson, under meson-python
+/// What the Meson wrap file at `path`, outside a test tree, fetches. It
+/// is Meson's when it lies in the `subprojects` folder of the package's
+/// project (at its root, or one folder down where an archive keeps its
+/// files under a root folder) or of a subproject in it ([`WrapFetch`]'s
+/// `project`), or in the folder the project names its `subproject_dir`. Meson, under meson-python
 /// when pip builds the package, downloads a subproject whose folder is
 /// missing and builds it, running its `meson.build`: a package whose
 /// wrap's `source_url` named a server on 127.0.0.1 ran the fetched
@@ -362,10 +368,17 @@ pub fn wrap_fetch(path: &str, data: &[u8]) -> Option<WrapFetch> {
     let (dir, file) = path.rsplit_once('/')?;
     let stem = file.strip_suffix(".wrap")?;
     let folders: Vec<&str> = dir.split('/').collect();
-    let first = folders.iter().position(|f| *f == "subprojects")?;
-    if first > 1 || folders.last() != Some(&"subprojects") || super::render::in_test_tree(path) {
+    if super::render::in_test_tree(path) {
         return None;
     }
+    let first = folders.iter().position(|f| *f == "subprojects");
+    let project =
+        (first.is_some_and(|f| f <= 1) && folders.last() == Some(&"subprojects")).then(|| {
+            folders[..folders.len() - 1]
+                .iter()
+                .map(|f| format!("{f}/"))
+                .collect()
+        });
     let text = String::from_utf8_lossy(data);
     let mut kind: Option<String> = None;
     let mut keys: std::collections::HashMap<String, &str> = Default::default();
@@ -405,12 +418,33 @@ pub fn wrap_fetch(path: &str, data: &[u8]) -> Option<WrapFetch> {
     let directory = keys.get("directory").copied().unwrap_or(stem);
     Some(WrapFetch {
         directory: format!("{dir}/{}/", directory.trim_end_matches('/')),
-        project: folders[..folders.len() - 1]
-            .iter()
-            .map(|f| format!("{f}/"))
-            .collect(),
+        project,
+        folder: format!("{dir}/"),
         url: url.to_string(),
     })
+}
+
+/// The folder (an archive path ending in `/`) a project's root
+/// `meson.build` at `path` (at the package's root, or one folder down)
+/// names its `subproject_dir` in `project(…)`, where Meson then looks for
+/// wraps instead of `subprojects/`: a wrap there fetches as one in
+/// `subprojects/` does.
+pub fn subproject_dir(path: &str, data: &[u8]) -> Option<String> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let dir = match path.rsplit_once('/') {
+        Some((dir, "meson.build")) if !dir.contains('/') => format!("{dir}/"),
+        None if path == "meson.build" => String::new(),
+        _ => return None,
+    };
+    let re = RE.get_or_init(|| {
+        Regex::new(r#"\bsubproject_dir\s*:\s*['"]([^'"\n]+)['"]"#)
+            .expect("the subproject_dir pattern compiles")
+    });
+    let value = std::str::from_utf8(&re.captures(data)?[1])
+        .ok()?
+        .trim_matches('/')
+        .to_string();
+    Some(format!("{dir}{value}/"))
 }
 
 fn lines(data: &[u8]) -> impl Iterator<Item = &str> {
@@ -907,7 +941,8 @@ mod tests {
             wrap("p-1/subprojects/evil.wrap", file),
             Some(WrapFetch {
                 directory: "p-1/subprojects/evil-1.0/".into(),
-                project: "p-1/".into(),
+                project: Some("p-1/".into()),
+                folder: "p-1/subprojects/".into(),
                 url: "https://h/evil.tgz".into(),
             })
         );
@@ -917,9 +952,15 @@ mod tests {
         let git = "# fetched\n[wrap-git]\nURL: https://h/evil.git\nrevision = head\n";
         let got = wrap("p-1/subprojects/highs/subprojects/evil.wrap", git).unwrap();
         assert_eq!(got.directory, "p-1/subprojects/highs/subprojects/evil/");
-        assert_eq!(got.project, "p-1/subprojects/highs/");
+        assert_eq!(got.project.as_deref(), Some("p-1/subprojects/highs/"));
         assert_eq!(got.url, "https://h/evil.git");
-        assert_eq!(wrap("subprojects/evil.wrap", git).unwrap().project, "");
+        assert_eq!(
+            wrap("subprojects/evil.wrap", git)
+                .unwrap()
+                .project
+                .as_deref(),
+            Some("")
+        );
         // A patch fetched over a local folder counts too.
         let patch = "[wrap-file]\ndirectory = x\npatch_url = https://h/p.zip\n";
         assert_eq!(
@@ -936,17 +977,46 @@ mod tests {
         ] {
             assert_eq!(wrap("p-1/subprojects/x.wrap", text), None, "{text}");
         }
-        // Not where Meson looks: deeper than a project's subprojects, a
-        // test tree's, outside a `subprojects` folder, another name.
+        // Not a project's `subprojects` folder (deeper, or another
+        // folder): read, to count only if a root `meson.build` names its
+        // folder its `subproject_dir`.
+        for (path, folder) in [
+            (
+                "p-1/numpy/src/highway/subprojects/gtest.wrap",
+                "p-1/numpy/src/highway/subprojects/",
+            ),
+            ("p-1/wraps/x.wrap", "p-1/wraps/"),
+        ] {
+            let got = wrap(path, file).unwrap();
+            assert_eq!((got.project, got.folder.as_str()), (None, folder), "{path}");
+        }
+        // Not a wrap: a test tree's, another name.
         for path in [
-            "p-1/numpy/src/highway/subprojects/gtest.wrap",
             "p-1/subprojects/tests/subprojects/x.wrap",
             "p-1/tests/subprojects/x.wrap",
-            "p-1/wraps/x.wrap",
             "p-1/subprojects/x.wrap.txt",
         ] {
             assert_eq!(wrap(path, file), None, "{path}");
         }
+        // The folder a root `meson.build` names its `subproject_dir`.
+        let dir = |path: &str, text: &str| subproject_dir(path, text.as_bytes());
+        assert_eq!(
+            dir(
+                "p-1/meson.build",
+                "project('p', 'c',\n  subproject_dir : 'third/party/')\n"
+            )
+            .as_deref(),
+            Some("p-1/third/party/")
+        );
+        assert_eq!(
+            dir("meson.build", "project('p', subproject_dir: \"w\")\n").as_deref(),
+            Some("w/")
+        );
+        assert_eq!(dir("p-1/meson.build", "project('p')\n"), None);
+        assert_eq!(
+            dir("p-1/sub/meson.build", "project('s', subproject_dir: 'w')\n"),
+            None
+        );
     }
 
     fn npm(deps: &str) -> Vec<String> {

@@ -1033,6 +1033,9 @@ struct HiddenCode {
     /// once the package is known to miss that folder
     /// ([`resolve_wraps`](Self::resolve_wraps)).
     wraps: Vec<(String, super::fetched::WrapFetch)>,
+    /// (root `meson.build`, the folder it names its `subproject_dir`)
+    /// ([`subproject_dir`](super::fetched::subproject_dir)).
+    subproject_dirs: Vec<(String, String)>,
     /// (file, kind) of native machine code outside test trees
     /// ([`native_code`]).
     native: Vec<(String, &'static str)>,
@@ -1162,6 +1165,9 @@ impl HiddenCode {
             if let Some(wrap) = super::fetched::wrap_fetch(&m.path, &m.data) {
                 self.wraps.push((m.path.clone(), wrap));
             }
+            if let Some(dir) = super::fetched::subproject_dir(&m.path, &m.data) {
+                self.subproject_dirs.push((m.path.clone(), dir));
+            }
         }
         let dir = m.path.rsplit_once('/').map_or("", |(d, _)| d);
         for file in super::fetched::requirement_files(&code) {
@@ -1284,6 +1290,7 @@ impl HiddenCode {
         self.altered_unread.extend(other.altered_unread);
         self.fetched.extend(other.fetched);
         self.wraps.extend(other.wraps);
+        self.subproject_dirs.extend(other.subproject_dirs);
         self.native.extend(other.native);
         self.tests_native.extend(other.tests_native);
         self.requirement_files.extend(other.requirement_files);
@@ -1395,7 +1402,16 @@ impl HiddenCode {
         let mut paths: Vec<&str> = paths.collect();
         paths.sort_unstable();
         for (path, wrap) in std::mem::take(&mut self.wraps) {
-            let meson = format!("{}meson.build", wrap.project);
+            // A `subprojects` folder's wrap, read by the project's
+            // `meson.build` if it has one; or one in the folder a root
+            // `meson.build` names its `subproject_dir`.
+            let meson = match &wrap.project {
+                Some(project) => format!("{project}meson.build"),
+                None => match self.subproject_dirs.iter().find(|(_, d)| *d == wrap.folder) {
+                    Some((meson, _)) => meson.clone(),
+                    None => continue,
+                },
+            };
             if paths.binary_search(&meson.as_str()).is_ok() && !any_under(&paths, &wrap.directory) {
                 self.fetched
                     .push((path, format!("Meson wrap {}", wrap.url)));
@@ -1549,6 +1565,7 @@ impl HiddenCode {
             );
         }
         self.requirement_files.extend(same.requirement_files);
+        self.subproject_dirs.extend(same.subproject_dirs);
         // An unchanged wrap whose folder the base shipped and the change
         // removed: Meson downloads it now ([`resolve_wraps`](Self::resolve_wraps)
         // finds the folder missing).

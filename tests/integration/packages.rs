@@ -3342,8 +3342,9 @@ fn dependencies_fetched_from_outside_a_registry_cannot_be_cleared() {
 /// that clear any score and no veto, such a package is inconclusive, the
 /// wrap named as a dependency fetched from outside a registry, whole, as
 /// the upgrade that adds the wrap, or as the one that removes the folder
-/// the release before shipped; one that ships the subproject's folder, or
-/// that Meson does not build, is allowed.
+/// the release before shipped, also from the folder `project()` names its
+/// `subproject_dir`; one that ships the subproject's folder, or that Meson
+/// does not build, is allowed.
 #[test]
 fn a_meson_wrap_that_downloads_a_subproject_is_not_cleared() {
     let c = Canary::new();
@@ -3404,6 +3405,22 @@ fn a_meson_wrap_that_downloads_a_subproject_is_not_cleared() {
     ] {
         let p = tinypkg_sdist(&c, name, "", &files);
         let (o, r) = scan_diff_json_under(&c, &lax, &shipped_base, &p);
+        assert_cleared_or_naming(&o, &r, fetches.then_some(named));
+    }
+    // A wrap in the folder the project names its `subproject_dir` (Meson
+    // 1.12 fetched from it); the same folder is no wrap folder otherwise.
+    let vendored = ("tinypkg-1.0/vendor/evil.wrap", wrap);
+    let vendor_meson: &[u8] =
+        b"project('tinypkg', subproject_dir: 'vendor')\nevil = subproject('evil')\n";
+    for (name, meson_build, fetches) in [
+        ("vendor.tar.gz", vendor_meson, true),
+        ("not-vendor.tar.gz", meson, false),
+    ] {
+        let files = [built[0], ("tinypkg-1.0/meson.build", meson_build), vendored];
+        let p = tinypkg_sdist(&c, name, "", &files);
+        let (o, r) = scan_path_json_under(&c, &lax, &p);
+        let named =
+            "tinypkg-1.0/vendor/evil.wrap: Meson wrap https://files.example.net/evil-1.0.tar.gz";
         assert_cleared_or_naming(&o, &r, fetches.then_some(named));
     }
 }
