@@ -996,31 +996,16 @@ fn for_rustdoc_only(data: &[u8], at: usize) -> bool {
         Regex::new(r"#\s*\[\s*cfg\s*\(\s*(?:all\s*\(\s*)?doc\s*[,)]")
             .expect("the rustdoc cfg pattern compiles")
     });
-    let mut start = at;
-    // The attribute lines before it, at most eight.
-    for _ in 0..8 {
-        let line_start = data[..start]
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |i| i + 1);
-        if line_start == 0 {
-            start = 0;
-            break;
-        }
-        let prev_start = data[..line_start - 1]
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |i| i + 1);
-        let prev = data[prev_start..line_start - 1].trim_ascii();
-        // An attribute's line only: `#[cfg(doc)] mod d;` ends the item
-        // before.
-        if !(prev.starts_with(b"#[") && prev.ends_with(b"]")) {
-            start = line_start;
-            break;
-        }
-        start = prev_start;
-    }
-    re.is_match(&data[start..at])
+    // Its line up to it, then the attribute lines before it, at most
+    // eight; a line that is not an attribute's alone (`#[cfg(doc)] mod
+    // d;`) ends the item before.
+    let mut lines = data[..at].rsplit(|&b| b == b'\n');
+    let own = lines.next().unwrap_or_default();
+    let attribute = |l: &&[u8]| {
+        let l = l.trim_ascii();
+        l.starts_with(b"#[") && l.ends_with(b"]")
+    };
+    re.is_match(own) || lines.take(8).take_while(attribute).any(|l| re.is_match(l))
 }
 
 /// The paths Rust's `include!(concat!(…))` builds from literals: the
@@ -1047,7 +1032,7 @@ fn rust_concat_includes(data: &[u8]) -> Vec<Vec<u8>> {
                     let end =
                         memchr::memchr(b'"', &rest[at + 1..]).map_or(rest.len(), |e| at + 1 + e);
                     if depth == 1 {
-                        joined.extend_from_slice(&rest[at + 1..end.min(rest.len())]);
+                        joined.extend_from_slice(&rest[at + 1..end]);
                     }
                     at = end;
                 }
@@ -1096,38 +1081,31 @@ pub fn searched_includes(path: &str, data: &[u8]) -> Vec<String> {
     // million includes is read in a fraction of the time), the name
     // taken between the match's first `"` or `<` and its last byte.
     static C: OnceLock<Regex> = OnceLock::new();
-    // Names this function builds, which `found` borrows.
-    let owned: Vec<(bool, String)>;
-    let mut found: Vec<&[u8]> = Vec::new();
-    match source_language(&lower) {
+    let mut names: Vec<String> = match source_language(&lower) {
         Some(SourceLanguage::C) => {
             let re = C.get_or_init(|| {
                 Regex::new(r#"#[ \t]*(?:include|include_next|import)[ \t]*(?:"[^"\n]+"|<[^>\n]+>)"#)
                     .expect("the C include pattern compiles")
             });
-            for m in re.find_iter(data) {
-                let text = m.as_bytes();
-                let open = text.iter().position(|b| matches!(b, b'"' | b'<'));
-                if let (Some(open), true) = (open, at_line_start(data, m.start())) {
-                    found.push(&text[open + 1..text.len() - 1]);
-                }
-            }
+            re.find_iter(data)
+                .filter(|m| at_line_start(data, m.start()))
+                .filter_map(|m| {
+                    let text = m.as_bytes();
+                    let open = text.iter().position(|b| matches!(b, b'"' | b'<'))?;
+                    include_name(&text[open + 1..text.len() - 1])
+                })
+                .collect()
         }
-        Some(SourceLanguage::Cython) => {
-            owned = source_includes(&lower, data);
-            found.extend(owned.iter().map(|(_, name)| name.as_bytes()));
-        }
-        Some(SourceLanguage::Rust) => {
-            owned = rust_concat_includes(data)
-                .into_iter()
-                .filter_map(|p| String::from_utf8(p).ok())
-                .map(|p| (false, p))
-                .collect();
-            found.extend(owned.iter().map(|(_, name)| name.as_bytes()));
-        }
+        Some(SourceLanguage::Cython) => source_includes(&lower, data)
+            .iter()
+            .filter_map(|(_, name)| include_name(name.as_bytes()))
+            .collect(),
+        Some(SourceLanguage::Rust) => rust_concat_includes(data)
+            .iter()
+            .filter_map(|p| include_name(p))
+            .collect(),
         _ => return Vec::new(),
-    }
-    let mut names: Vec<String> = found.into_iter().filter_map(include_name).collect();
+    };
     // A sort, not a hash set: a million names sort faster than they hash.
     names.sort_unstable();
     names.dedup();

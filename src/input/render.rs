@@ -1387,7 +1387,7 @@ impl HiddenCode {
     /// Turns each computed include into the names its macro's values give
     /// ([`computed_names`]), to search as an include's are.
     fn resolve_computed(&mut self) {
-        let names = computed_names(std::mem::take(&mut self.computed), self.macros.iter());
+        let names = computed_names(&self.computed, self.macros.iter());
         self.searched.extend(names);
     }
 
@@ -1539,11 +1539,11 @@ impl HiddenCode {
         // names are) or by an unchanged one (against changed documents).
         self.macros_past = self.macros_past.take().or(same.macros_past.take());
         let every = self.macros.iter().chain(&same.macros);
-        let names = computed_names(std::mem::take(&mut self.computed), every);
+        let names = computed_names(&self.computed, every);
         self.searched.extend(names);
-        let names = computed_names(same.computed.clone(), self.macros.iter());
+        let names = computed_names(&same.computed, self.macros.iter());
         self.searched.extend(names);
-        let names = computed_names(std::mem::take(&mut same.computed), same.macros.iter());
+        let names = computed_names(&same.computed, same.macros.iter());
         same.searched.extend(names);
         // The same for a changed source that includes an unchanged
         // document from a searched folder, and an unchanged source that
@@ -1821,7 +1821,7 @@ fn macros_note(past: Option<&str>) -> Option<String> {
 /// `values`: (macro, file name)) for each of `computed` (source, macros)
 /// that gets any.
 fn computed_names<'a>(
-    computed: Vec<(String, Vec<String>)>,
+    computed: &[(String, Vec<String>)],
     values: impl Iterator<Item = &'a (String, String)>,
 ) -> Vec<(String, Vec<String>)> {
     if computed.is_empty() {
@@ -1832,7 +1832,7 @@ fn computed_names<'a>(
         by_macro.entry(name).or_default().push(value);
     }
     computed
-        .into_iter()
+        .iter()
         .filter_map(|(source, macros)| {
             let mut names: Vec<String> = macros
                 .iter()
@@ -1842,7 +1842,7 @@ fn computed_names<'a>(
                 .collect();
             names.sort_unstable();
             names.dedup();
-            (!names.is_empty()).then_some((source, names))
+            (!names.is_empty()).then(|| (source.clone(), names))
         })
         .collect()
 }
