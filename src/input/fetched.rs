@@ -379,30 +379,17 @@ pub fn wrap_fetch(path: &str, data: &[u8]) -> Option<WrapFetch> {
                 .map(|f| format!("{f}/"))
                 .collect()
         });
-    let text = String::from_utf8_lossy(data);
-    let mut kind: Option<String> = None;
-    let mut keys: std::collections::HashMap<String, &str> = Default::default();
-    for line in text.lines() {
-        let l = line.trim();
-        if l.is_empty() || l.starts_with(['#', ';']) {
-            continue;
-        }
-        if let Some(section) = l.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
-            if kind.is_some() {
-                break;
-            }
-            kind = Some(section.trim().to_ascii_lowercase());
-            continue;
-        }
-        // configparser takes `=` or `:`, whichever comes first.
-        if let Some(at) = l.find(['=', ':']) {
-            if kind.is_some() {
-                let key = l[..at].trim().to_ascii_lowercase();
-                keys.entry(key).or_insert(l[at + 1..].trim());
-            }
-        }
-    }
-    let urls: &[&str] = match kind.as_deref()? {
+    // Meson reads a wrap with Python's `configparser`, as setuptools
+    // reads a `setup.cfg`: its first section, options as written.
+    let cfg = setup_cfg(data);
+    let (kind, options) = cfg.sections.first()?;
+    let option = |key: &str| {
+        let found = options.iter().find(|(name, _, _)| name == key);
+        found
+            .map(|(_, value, _)| value.trim())
+            .filter(|v| !v.is_empty())
+    };
+    let urls: &[&str] = match kind.as_str() {
         "wrap-file" => &[
             "source_url",
             "source_fallback_url",
@@ -412,10 +399,8 @@ pub fn wrap_fetch(path: &str, data: &[u8]) -> Option<WrapFetch> {
         "wrap-git" | "wrap-hg" | "wrap-svn" => &["url", "patch_url", "patch_fallback_url"],
         _ => return None,
     };
-    let url = urls
-        .iter()
-        .find_map(|k| keys.get(*k).filter(|v| !v.is_empty()))?;
-    let directory = keys.get("directory").copied().unwrap_or(stem);
+    let url = urls.iter().find_map(|k| option(k))?;
+    let directory = option("directory").unwrap_or(stem);
     Some(WrapFetch {
         directory: format!("{dir}/{}/", directory.trim_end_matches('/')),
         project,
@@ -967,6 +952,14 @@ mod tests {
             wrap("p-1/subprojects/x.wrap", patch).unwrap().url,
             "https://h/p.zip"
         );
+        // Read as `configparser` reads it: a header with text after its
+        // `]`, a value on the lines after its name.
+        for text in [
+            "[wrap-file] ; from wrapdb\nsource_url = https://h/x.tgz\n",
+            "[wrap-git]\nurl =\n    https://h/x.git\n",
+        ] {
+            assert!(wrap("p-1/subprojects/x.wrap", text).is_some(), "{text}");
+        }
         // Nothing fetched: a redirect, a local folder only, another
         // section first, an empty URL.
         for text in [
