@@ -707,6 +707,12 @@ pub(super) enum SourceLanguage {
     C,
     Cython,
     Rust,
+    /// Fortran, whose `include 'FILE'` is read, and whose preprocessed
+    /// sources (`.F90`) include by C's `#include` too.
+    Fortran,
+    /// Assembly (GNU as's `.s`, and `.S`, which the C preprocessor reads
+    /// first; NASM's `.asm`).
+    Assembly,
 }
 
 pub(super) fn source_language(lower_name: &str) -> Option<SourceLanguage> {
@@ -715,6 +721,8 @@ pub(super) fn source_language(lower_name: &str) -> Option<SourceLanguage> {
         | "cuh" => Some(SourceLanguage::C),
         "pyx" | "pxi" | "pxd" => Some(SourceLanguage::Cython),
         "rs" => Some(SourceLanguage::Rust),
+        "f" | "f90" | "f95" | "for" => Some(SourceLanguage::Fortran),
+        "s" | "asm" => Some(SourceLanguage::Assembly),
         _ => None,
     }
 }
@@ -943,6 +951,8 @@ fn meson_subdirs(data: &[u8]) -> Vec<(bool, String)> {
 /// models read it as a test's. Rust's `#[path = "FILE"]` on a module
 /// too: a crate whose `lib.rs` held `#[path = "../docs/notes.txt"] mod
 /// notes;` ran the notes' command at import (maturin 1.16, session 48).
+/// Fortran's `include 'FILE'` (in any case), which gfortran looks up
+/// beside the source first.
 /// `#include <…>`, looked up in the folders the build adds to the
 /// search, and Rust's `include!(concat!(…))` are matched by name instead
 /// ([`searched_includes`]).
@@ -950,6 +960,7 @@ fn source_includes(lower: &str, data: &[u8]) -> Vec<(bool, String)> {
     static C: OnceLock<Regex> = OnceLock::new();
     static CYTHON: OnceLock<Regex> = OnceLock::new();
     static RUST: OnceLock<Regex> = OnceLock::new();
+    static FORTRAN: OnceLock<Regex> = OnceLock::new();
     let re = match source_language(lower) {
         // Without `^`: a pattern that starts with a directive's words is
         // searched by them; that only blanks precede the `#` is checked
@@ -970,7 +981,11 @@ fn source_includes(lower: &str, data: &[u8]) -> Vec<(bool, String)> {
             )
             .expect("the Rust include pattern compiles")
         }),
-        None => return Vec::new(),
+        Some(SourceLanguage::Fortran) => FORTRAN.get_or_init(|| {
+            Regex::new(r#"(?mi)^[ \t]*include[ \t]*["']([^"'\n]+)["']"#)
+                .expect("the Fortran include pattern compiles")
+        }),
+        Some(SourceLanguage::Assembly) | None => return Vec::new(),
     };
     re.captures_iter(data)
         .filter(|c| at_line_start(data, c.get(0).map_or(0, |m| m.start())))
@@ -1061,7 +1076,9 @@ fn at_line_start(data: &[u8], at: usize) -> bool {
 /// `#include <FILE>`, and `"FILE"`, looked up there when no file beside
 /// the source has that name; Cython's `include "FILE"`, from its
 /// `include_path`; Rust's `include!(concat!(…))`, from the crate's
-/// folder, [`rust_concat_includes`]), each once, with `\` read as `/` (as Windows'
+/// folder, [`rust_concat_includes`]; Fortran's `include 'FILE'`, from its
+/// `-I` folders; and what an assembler reads as more source,
+/// [`assembled`]), each once, with `\` read as `/` (as Windows'
 /// compilers do) and leading `./` and `../` dropped. Which folders
 /// those are is set anywhere (`include_dirs=['docs']`,
 /// `extra_compile_args=['-Idocs']`, `CFLAGS`, CMake's or Meson's
@@ -1077,36 +1094,136 @@ pub fn searched_includes(path: &str, data: &[u8]) -> Vec<String> {
     if super::render::in_test_tree(path) || cargo_leaves_unbuilt(path, &lower) {
         return Vec::new();
     }
-    // C's `"FILE"` or `<FILE>`, found without captures (a source of a
-    // million includes is read in a fraction of the time), the name
-    // taken between the match's first `"` or `<` and its last byte.
-    static C: OnceLock<Regex> = OnceLock::new();
-    let mut names: Vec<String> = match source_language(&lower) {
-        Some(SourceLanguage::C) => {
-            let re = C.get_or_init(|| {
-                Regex::new(r#"#[ \t]*(?:include|include_next|import)[ \t]*(?:"[^"\n]+"|<[^>\n]+>)"#)
-                    .expect("the C include pattern compiles")
-            });
-            re.find_iter(data)
-                .filter(|m| at_line_start(data, m.start()))
-                .filter_map(|m| {
-                    let text = m.as_bytes();
-                    let open = text.iter().position(|b| matches!(b, b'"' | b'<'))?;
-                    include_name(&text[open + 1..text.len() - 1])
-                })
-                .collect()
-        }
-        Some(SourceLanguage::Cython) => source_includes(&lower, data)
+    let Some(language) = source_language(&lower) else {
+        return Vec::new();
+    };
+    let written = |found: &[(bool, String)]| -> Vec<String> {
+        found
             .iter()
             .filter_map(|(_, name)| include_name(name.as_bytes()))
-            .collect(),
-        Some(SourceLanguage::Rust) => rust_concat_includes(data)
+            .collect()
+    };
+    let mut names: Vec<String> = match language {
+        SourceLanguage::C => c_searched_includes(data),
+        SourceLanguage::Cython => written(&source_includes(&lower, data)),
+        SourceLanguage::Rust => rust_concat_includes(data)
             .iter()
             .filter_map(|p| include_name(p))
             .collect(),
-        _ => return Vec::new(),
+        // `.F90` and `.S` pass through the C preprocessor first.
+        SourceLanguage::Fortran => {
+            let mut n = written(&source_includes(&lower, data));
+            n.extend(c_searched_includes(data));
+            n
+        }
+        SourceLanguage::Assembly => c_searched_includes(data),
     };
+    // Inline assembly too: C's `__asm__(".include \"FILE\"")` and Rust's
+    // `global_asm!`, whose assembler reads FILE as more of its source.
+    names.extend(assembled(data, false));
     // A sort, not a hash set: a million names sort faster than they hash.
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+/// The names C's `#include "FILE"` and `#include <FILE>` (and
+/// `#include_next`, `#import`) in `data` include, as [`include_name`]
+/// keeps them. Found without captures (a source of a million includes is
+/// read in a fraction of the time), the name taken between the match's
+/// first `"` or `<` and its last byte.
+fn c_searched_includes(data: &[u8]) -> Vec<String> {
+    static C: OnceLock<Regex> = OnceLock::new();
+    let re = C.get_or_init(|| {
+        Regex::new(r#"#[ \t]*(?:include|include_next|import)[ \t]*(?:"[^"\n]+"|<[^>\n]+>)"#)
+            .expect("the C include pattern compiles")
+    });
+    re.find_iter(data)
+        .filter(|m| at_line_start(data, m.start()))
+        .filter_map(|m| {
+            let text = m.as_bytes();
+            let open = text.iter().position(|b| matches!(b, b'"' | b'<'))?;
+            include_name(&text[open + 1..text.len() - 1])
+        })
+        .collect()
+}
+
+/// The names, as [`include_name`] keeps them, of the files `data`, a
+/// compiled source, hands its assembler or its compiler to read by name,
+/// those it takes as `bytes` or else those it takes as source: GNU as's `.include "FILE"` and NASM's
+/// `%include "FILE"`, read as more assembly source; `.incbin "FILE"` (also
+/// NASM's `incbin`) and C23's `#embed "FILE"` or `<FILE>`, which put the
+/// file's bytes into the object as they are; and Rust's
+/// `global_asm!(include_str!("FILE"))` (also `asm!`, `naked_asm!`), which
+/// assembles FILE. Inline assembly holds them in string literals, so a
+/// quote may be escaped (`".incbin \"logo.png\""`). The assembler looks
+/// FILE up from the folder the build runs in and the folders `-I` adds,
+/// so each is a name to search. A setuptools 65 extension whose C source
+/// held `__asm__(".include \"docs/notes.txt\"")`, the notes holding
+/// assembly that ran a command from `.init_array`, ran it at import; one
+/// whose `.incbin "docs/logo.png"` put machine code into `.text`, the
+/// same; and the shipped gate allowed both (session 49).
+fn assembled(data: &[u8], bytes: bool) -> Vec<String> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    static RUST: OnceLock<Regex> = OnceLock::new();
+    // Without captures, as C's includes are found
+    // ([`c_searched_includes`]): the kind is the match's first byte, the
+    // name what follows its first quote.
+    let re = RE.get_or_init(|| {
+        Regex::new(r#"(?:[.%]include|\bincbin|#[ \t]*embed)[ \t]*\\?["'<][^"'<>\\\n]+"#)
+            .expect("the assembler include pattern compiles")
+    });
+    let mut out: Vec<String> = re
+        .find_iter(data)
+        .filter(|m| {
+            // `incbin` and `#embed` take bytes, `.include` and
+            // `%include` source. C's `#embed` is a directive, at a line's
+            // start; the assembler's are anywhere, a string literal's
+            // text too.
+            match m.as_bytes()[0] {
+                b'#' => bytes && at_line_start(data, m.start()),
+                b'i' => bytes,
+                _ => !bytes,
+            }
+        })
+        .filter_map(|m| {
+            let text = m.as_bytes();
+            let open = text.iter().position(|b| matches!(b, b'"' | b'\'' | b'<'))?;
+            include_name(&text[open + 1..])
+        })
+        .collect();
+    if !bytes {
+        let rust = RUST.get_or_init(|| {
+            Regex::new(r#"\b(?:global_asm|naked_asm|asm)!\s*\(\s*include_str!\s*\(\s*"([^"\n]+)""#)
+                .expect("the Rust assembly include pattern compiles")
+        });
+        out.extend(
+            rust.captures_iter(data)
+                .filter_map(|c| c.get(1).and_then(|m| include_name(m.as_bytes()))),
+        );
+    }
+    out
+}
+
+/// The names, lowercased, of the files whose bytes a compiled source
+/// outside a test tree puts into the object as they are (`.incbin`,
+/// `#embed`, [`assembled`]), each once. Any shipped file whose path ends
+/// in one counts (`render::embedded_files`): in `.text` its bytes are
+/// machine code, which no reader of the text reads. No real package of
+/// 775 (the held-out, training and calibration sdists, their previous
+/// versions, the npm sample, the wheels and 20 Rust sdists) embeds a
+/// file so (session 49). Rust's `include_bytes!` is not read: maturin,
+/// uv and vendored crates embed JSON and tables with it, and running
+/// them takes a `link_section` or a `transmute` the reader sees.
+pub fn embedded_includes(path: &str, data: &[u8]) -> Vec<String> {
+    let lower = file_name(path).1;
+    if super::render::in_test_tree(path)
+        || cargo_leaves_unbuilt(path, &lower)
+        || source_language(&lower).map_or(true, |l| l == SourceLanguage::Cython)
+    {
+        return Vec::new();
+    }
+    let mut names = assembled(data, true);
     names.sort_unstable();
     names.dedup();
     names
@@ -2699,6 +2816,66 @@ mod tests {
             compiled_sources("pkg/src/ext.c", b"#include <notes.txt>\n#include \"a.h\"\n"),
             ["pkg/src/a.h", "pkg/a.h"]
         );
+    }
+
+    #[test]
+    fn what_an_assembler_or_fortran_reads_by_name_is_matched() {
+        let names = |path: &str, text: &str| searched_includes(path, text.as_bytes());
+        let embedded = |path: &str, text: &str| embedded_includes(path, text.as_bytes());
+        // Inline assembly, its quotes escaped: `.include` is more source,
+        // `.incbin` and `#embed` are bytes.
+        let c = "__asm__(\".include \\\"docs/Notes.txt\\\"\\n\");\n\
+                 __asm__(\".incbin \\\"docs/logo.png\\\"\");\n\
+                 static const char t[] = {\n#embed <table.dat>\n};\n\
+                 x = \"#embed <y.dat>\";\n";
+        assert_eq!(names("pkg/src/m.c", c), ["docs/notes.txt"]);
+        assert_eq!(embedded("pkg/src/m.c", c), ["docs/logo.png", "table.dat"]);
+        // An assembler's own files: GNU as's and NASM's directives, and
+        // `#include` for a `.S` the C preprocessor reads first.
+        let s = ".include \"macros.inc\"\n%include 'nasm.txt'\n#include <defs.txt>\n\
+                 \tincbin \"blob.bin\"\n.incbin \"../data/x.bin\"\n";
+        assert_eq!(
+            names("pkg/src/a.S", s),
+            ["defs.txt", "macros.inc", "nasm.txt"]
+        );
+        assert_eq!(embedded("pkg/src/a.S", s), ["blob.bin", "data/x.bin"]);
+        // Rust: `.incbin` in `global_asm!`, and a file `global_asm!`
+        // assembles; not `include_bytes!` or `include_str!` alone.
+        let rs = "global_asm!(\".incbin \\\"docs/logo.png\\\"\");\n\
+                  core::arch::global_asm!(include_str!(\"../docs/notes.txt\"), options(att_syntax));\n\
+                  const T: &[u8] = include_bytes!(\"table.bin\");\n\
+                  #![doc = include_str!(\"../README.md\")]\n";
+        assert_eq!(names("pkg/src/lib.rs", rs), ["docs/notes.txt"]);
+        assert_eq!(embedded("pkg/src/lib.rs", rs), ["docs/logo.png"]);
+        // Fortran's `include` in any case, and `#include` for a `.F90`;
+        // not a comment's word.
+        assert_eq!(
+            names(
+                "pkg/src/m.F90",
+                "      INCLUDE 'Notes.txt'\n  include \"b.inc\"\n#include \"c.h\"\n! include 'd.txt'\n"
+            ),
+            ["b.inc", "c.h", "notes.txt"]
+        );
+        assert_eq!(
+            compiled_sources("pkg/src/m.f", b"      include 'notes.txt'\n"),
+            ["pkg/src/notes.txt", "pkg/notes.txt"]
+        );
+        // Not a test tree's sources, a crate's examples, Cython, or files
+        // a build does not compile.
+        for (path, text) in [
+            ("pkg/tests/t.s", ".incbin \"x.bin\"\n"),
+            (
+                "pkg/examples/e.rs",
+                "global_asm!(\".incbin \\\"x.bin\\\"\");\n",
+            ),
+            ("pkg/src/m.pyx", "# .incbin \"x.bin\"\n"),
+            ("pkg/Makefile", ".include \"x.mk\"\n.incbin \"x.bin\"\n"),
+            ("pkg/docs/notes.txt", ".incbin \"x.bin\"\n"),
+        ] {
+            assert!(embedded(path, text).is_empty(), "{path}");
+        }
+        assert!(names("pkg/Makefile", ".include \"x.mk\"\n").is_empty());
+        assert!(names("pkg/tests/t.s", ".include \"x.txt\"\n").is_empty());
     }
 
     #[test]

@@ -35,6 +35,7 @@ pub(super) fn runs_built_command(code: &Code) -> Option<usize> {
     match language {
         SourceLanguage::C | SourceLanguage::Cython => c_runs_built_command(code, language),
         SourceLanguage::Rust => rust_runs_built_command(code),
+        SourceLanguage::Fortran | SourceLanguage::Assembly => None,
     }
 }
 

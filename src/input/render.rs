@@ -961,6 +961,14 @@ struct HiddenCode {
     /// kept for each document whose path ends in one of them
     /// ([`searched_documents`]).
     searched: Vec<(String, Vec<String>)>,
+    /// (compiled source, the file names whose bytes it puts into the
+    /// object as they are,
+    /// [`embedded_includes`](super::launched::embedded_includes)), kept for
+    /// each member, of any kind, whose path ends in one of them
+    /// ([`embedded_files`]).
+    embedded: Vec<(String, Vec<String>)>,
+    /// In a version diff, (changed source, unchanged file it embeds).
+    embedded_reached: Vec<(String, String)>,
     /// (compiled source, the macros it includes by,
     /// [`computed_includes`](super::launched::computed_includes)), names
     /// to search once the macros' values are known
@@ -1219,6 +1227,10 @@ impl HiddenCode {
         if !names.is_empty() {
             self.searched.push((m.path.clone(), names));
         }
+        let names = super::launched::embedded_includes(&m.path, &m.data);
+        if !names.is_empty() {
+            self.embedded.push((m.path.clone(), names));
+        }
         let macros = super::launched::computed_includes(&m.path, &m.data);
         if !macros.is_empty() {
             self.computed_macros += macros.len();
@@ -1273,6 +1285,8 @@ impl HiddenCode {
         self.required.extend(other.required);
         self.reached.extend(other.reached);
         self.searched.extend(other.searched);
+        self.embedded.extend(other.embedded);
+        self.embedded_reached.extend(other.embedded_reached);
         self.computed.extend(other.computed);
         self.computed_macros += other.computed_macros;
         self.macros.extend(other.macros);
@@ -1428,6 +1442,8 @@ impl HiddenCode {
         self.required.sort();
         self.reached.sort();
         self.searched.sort();
+        self.embedded.sort();
+        self.embedded_reached.sort();
         self.computed.sort();
         self.macros.sort();
         self.test_builds.sort();
@@ -1552,6 +1568,11 @@ impl HiddenCode {
         let reached = searched_documents(&self.searched, &same.paths);
         self.reached.extend(reached);
         self.searched.extend(same.searched);
+        // And for a file's bytes embedded: a changed source's of an
+        // unchanged file, an unchanged source's of a changed one.
+        let reached = embedded_files(&self.embedded, &same.paths);
+        self.embedded_reached.extend(reached);
+        self.embedded.extend(same.embedded);
         self.required.extend(same.required);
         self.test_builds.extend(same.test_builds);
         // A changed script may start to run an unchanged document that
@@ -1606,15 +1627,32 @@ impl HiddenCode {
         self.bin_dirs.extend(same.bin_dirs);
     }
 
+    /// The note that makes the package's code opaque when a compiled
+    /// source puts a shipped file's bytes into the object as they are
+    /// ([`embedded`](Self::embedded)).
+    fn embedded_note(&self) -> Option<String> {
+        let mut pairs: Vec<(String, String)> = embedded_files(&self.embedded, &self.paths);
+        pairs.extend(self.embedded_reached.iter().cloned());
+        pairs.sort();
+        pairs.dedup();
+        let shown: Vec<String> = pairs.iter().map(|(s, f)| format!("{s} -> {f}")).collect();
+        files_note(&shown, |n, names| {
+            format!(
+                "its compiled sources put {n} shipped file(s) into the extension byte for byte (an assembler's `.incbin`, C's `#embed`: {names}); placed in code, the bytes are machine code that runs with the package, and no reader of its text reads them: review them and allowlist the artifact by sha256"
+            )
+        })
+    }
+
     /// Why the package's code is opaque ([`Input::opaque_code`]), from what
     /// its members hold, in the order notes list them; the caller puts
     /// its own reasons (compiled files, links, cut lines) first.
-    fn opaque_notes(&self) -> [Option<String>; 6] {
+    fn opaque_notes(&self) -> [Option<String>; 7] {
         [
             encoding_note(&self.encoded),
             entry_note(&self.runs_as_js()),
             fetched_note(&self.fetched),
             native_note(&self.native),
+            self.embedded_note(),
             self.replaces_note(),
             self.shadowing_note(),
         ]
@@ -1865,24 +1903,47 @@ fn any_under<S: AsRef<str>>(sorted: &[S], prefix: &str) -> bool {
 /// counts, by its name in any case (Windows' and macOS's file systems
 /// match names so). A test tree's file so named does not: numpy's highway and
 /// scipy's unuran include their own `tests/…` headers by a searched name.
-/// At most 1,000 pairs (`MAX_SEARCHED_DOCUMENTS`): one is enough to count, and a
+/// At most 1,000 pairs ([`by_tails`]): one is enough to count, and a
 /// crafted package of many sources and many same-named documents would
 /// otherwise make sources times documents of them.
 fn searched_documents(
     searched: &[(String, Vec<String>)],
     paths: &std::collections::HashSet<String>,
 ) -> Vec<(String, String)> {
-    const MAX_SEARCHED_DOCUMENTS: usize = 1000;
-    if searched.is_empty() {
+    by_tails(searched, paths, |p| is_inert(p) && !in_test_tree(p))
+}
+
+/// (source, file) for each member among `paths`, of any kind and
+/// wherever it lies, whose path ends in a name a source embeds the bytes
+/// of (`embedded`: (source, lowercased names),
+/// [`embedded_includes`](super::launched::embedded_includes)), matched as
+/// [`searched_documents`] matches; at most 1,000 pairs.
+fn embedded_files(
+    embedded: &[(String, Vec<String>)],
+    paths: &std::collections::HashSet<String>,
+) -> Vec<(String, String)> {
+    by_tails(embedded, paths, |_| true)
+}
+
+/// (source, member) for each member among `paths` that `counts` keeps
+/// whose lowercased path ends in one of a source's `names` at a folder's
+/// boundary; at most `MAX_PAIRS`.
+fn by_tails(
+    names: &[(String, Vec<String>)],
+    paths: &std::collections::HashSet<String>,
+    counts: impl Fn(&str) -> bool,
+) -> Vec<(String, String)> {
+    const MAX_PAIRS: usize = 1000;
+    if names.is_empty() {
         return Vec::new();
     }
-    // Every document by each of its lowercased path's tails
+    // Every member kept by each of its lowercased path's tails
     // (`a/docs/notes.txt` by `notes.txt`, `docs/notes.txt` and itself):
-    // one lookup per name, and as many entries as the documents' paths
+    // one lookup per name, and as many entries as the members' paths
     // have folders.
     let documents: Vec<(String, &str)> = paths
         .iter()
-        .filter(|p| is_inert(p) && !in_test_tree(p))
+        .filter(|p| counts(p))
         .map(|p| (p.to_lowercase(), p.as_str()))
         .collect();
     let mut by_tail: std::collections::HashMap<&str, Vec<&str>> = Default::default();
@@ -1893,12 +1954,12 @@ fn searched_documents(
         }
     }
     let mut out = Vec::new();
-    let names = searched
+    let names = names
         .iter()
         .flat_map(|(s, names)| names.iter().map(move |n| (s, n)));
     for (source, name) in names {
         for doc in by_tail.get(name.as_str()).into_iter().flatten() {
-            if out.len() == MAX_SEARCHED_DOCUMENTS {
+            if out.len() == MAX_PAIRS {
                 return out;
             }
             out.push((source.clone(), doc.to_string()));

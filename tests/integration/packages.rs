@@ -4324,9 +4324,12 @@ fn a_harmful_score_only_on_a_wheel_s_shared_data_is_lowered_to_uncertain() {
 /// FILE: maturin 1.16 crates whose `lib.rs` took its module from
 /// `docs/notes.txt`, or whose build script included the notes, ran the
 /// notes' command at import or at `pip wheel`, and the shipped gate
-/// allowed both (session 48). Under thresholds that clear any score and
-/// no veto, each is inconclusive, naming the edge; a module taken from a
-/// Rust file of its own is allowed.
+/// allowed both (session 48); so did crates whose `global_asm!`
+/// assembled the notes (`include_str!`) or put `docs/logo.png`'s machine
+/// code into `.text` (`.incbin`, session 49). Under thresholds that
+/// clear any score and no veto, each is inconclusive, naming the edge; a
+/// module taken from a Rust file of its own is allowed, the logo
+/// shipped all the same.
 #[test]
 fn a_rust_crate_that_compiles_a_document_is_not_cleared() {
     let c = Canary::new();
@@ -4340,6 +4343,9 @@ fn a_rust_crate_that_compiles_a_document_is_not_cleared() {
     let (by_path, own) = (lib("../docs/notes.txt"), lib("impl/notes.rs"));
     let plain_lib = "#[no_mangle]\npub extern \"C\" fn init() {}\n";
     let concat = "include!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/docs/notes.txt\"));\n\nfn main() {\n    run();\n}\n";
+    let assembled =
+        "std::arch::global_asm!(include_str!(\"../docs/notes.txt\"), options(att_syntax));\n";
+    let incbin = "std::arch::global_asm!(\n    \".globl notes_logo\",\n    \"notes_logo:\",\n    \".incbin \\\"docs/logo.png\\\"\",\n);\n";
     for (name, lib_rs, build_rs, named) in [
         (
             "path.tar.gz",
@@ -4353,6 +4359,18 @@ fn a_rust_crate_that_compiles_a_document_is_not_cleared() {
             Some(concat),
             Some("speedups-0.1.0/build.rs -> speedups-0.1.0/docs/notes.txt"),
         ),
+        (
+            "assembled.tar.gz",
+            assembled,
+            None,
+            Some("speedups-0.1.0/src/lib.rs -> speedups-0.1.0/docs/notes.txt"),
+        ),
+        (
+            "incbin.tar.gz",
+            incbin,
+            None,
+            Some("byte for byte (an assembler's `.incbin`, C's `#embed`: speedups-0.1.0/src/lib.rs -> speedups-0.1.0/docs/logo.png)"),
+        ),
         ("own.tar.gz", own.as_str(), None, None),
     ] {
         let mut members: Vec<(&str, &[u8])> = vec![
@@ -4365,6 +4383,7 @@ fn a_rust_crate_that_compiles_a_document_is_not_cleared() {
             ("speedups-0.1.0/src/lib.rs", lib_rs.as_bytes()),
             ("speedups-0.1.0/src/impl/notes.rs", b"pub fn run() {}\n"),
             ("speedups-0.1.0/docs/notes.txt", notes),
+            ("speedups-0.1.0/docs/logo.png", b"S\xb8\x39\0\0\0\x0f\x05\xc3"),
         ];
         members.extend(build_rs.map(|b| ("speedups-0.1.0/build.rs", b.as_bytes())));
         let p = c.dir.path().join(name);
@@ -5150,6 +5169,104 @@ fn a_compiled_source_that_runs_a_built_command_or_includes_a_document_is_not_cle
     let (base, new) = (with_value("\"_impl.h\""), with_value("\"notes.txt\""));
     let (o, r) = scan_diff_json_under(&c, &lax, &base, &new);
     assert_cleared_or_naming(&o, &r, Some("tinypkg/_speedups.c -> docs/notes.txt"));
+}
+
+/// A C source hands its assembler files by name: `__asm__(".include
+/// \"docs/notes.txt\"")` assembles the notes, and `.incbin
+/// \"docs/logo.png\""` puts the logo's bytes into `.text`. setuptools 65
+/// extensions doing either, the notes holding assembly and the logo
+/// machine code run from `.init_array`, ran a command at import, and the
+/// shipped gate allowed them (session 49). Under thresholds that clear
+/// any score and no veto, each is inconclusive, naming the source and
+/// the file, and so is C23's `#embed`, the `.incbin` added over an
+/// unchanged logo, and the logo changed under an unchanged `.incbin`;
+/// inline assembly that names no file is allowed, the logo shipped.
+#[test]
+fn a_compiled_source_that_assembles_or_embeds_a_shipped_file_is_not_cleared() {
+    let c = Canary::new();
+    let lax = lax_config(&c);
+    let ext =
+        "    ext_modules=[Extension(\"tinypkg._speedups\", sources=[\"tinypkg/_speedups.c\"])],\n";
+    let source = |top: &str| {
+        format!("#include <Python.h>\n{top}\nstatic int answer(void) {{ return 42; }}\n")
+    };
+    let asm_notes: &[u8] = b".text\nnotes_run:\n    mov $57, %eax\n    syscall\n    ret\n.section .init_array,\"aw\"\n.quad notes_run\n";
+    let logo: &[u8] = b"S\xb8\x39\0\0\0\x0f\x05\x85\xc0\xc3";
+    let other_logo: &[u8] = b"S\xb8\x3b\0\0\0\x0f\x05\xc3";
+    let incbin = source("__asm__(\".text\\nnotes_logo:\\n.incbin \\\"docs/logo.png\\\"\\n\");");
+    let plain = source("__asm__(\".text\\nnotes_nop:\\nret\\n\");");
+    let embedded = |file: &str| {
+        format!("its compiled sources put 1 shipped file(s) into the extension byte for byte (an assembler's `.incbin`, C's `#embed`: {file})")
+    };
+    let src = "tinypkg-1.0/tinypkg/_speedups.c";
+    let logo_at = "tinypkg-1.0/docs/logo.png";
+    for (name, text, files, named) in [
+        (
+            "include.tar.gz",
+            source("__asm__(\".include \\\"docs/notes.txt\\\"\");"),
+            vec![("tinypkg-1.0/docs/notes.txt", asm_notes), (logo_at, logo)],
+            "tinypkg-1.0/tinypkg/_speedups.c -> tinypkg-1.0/docs/notes.txt".to_string(),
+        ),
+        (
+            "incbin.tar.gz",
+            incbin.clone(),
+            vec![(logo_at, logo)],
+            embedded("tinypkg-1.0/tinypkg/_speedups.c -> tinypkg-1.0/docs/logo.png"),
+        ),
+        (
+            "embed.tar.gz",
+            source("static const unsigned char table[] = {\n#embed <table.dat>\n};"),
+            vec![("tinypkg-1.0/data/table.dat", logo)],
+            embedded("tinypkg-1.0/tinypkg/_speedups.c -> tinypkg-1.0/data/table.dat"),
+        ),
+        (
+            "plain.tar.gz",
+            plain.clone(),
+            vec![("tinypkg-1.0/docs/notes.txt", asm_notes), (logo_at, logo)],
+            String::new(),
+        ),
+    ] {
+        let mut members: Vec<(&str, &[u8])> = vec![(src, text.as_bytes())];
+        members.extend(files);
+        let p = tinypkg_sdist(&c, name, ext, &members);
+        let (o, r) = scan_path_json_under(&c, &lax, &p);
+        assert_cleared_or_naming(&o, &r, (!named.is_empty()).then_some(named.as_str()));
+    }
+    // A version diff: the `.incbin` added over the logo as it was, and
+    // the logo changed under the `.incbin` as it was (with the readme, so
+    // that the change holds text to judge).
+    for (name, old, new) in [
+        (
+            "new-incbin",
+            [plain.as_bytes(), logo],
+            [incbin.as_bytes(), logo],
+        ),
+        (
+            "new-logo",
+            [incbin.as_bytes(), logo],
+            [incbin.as_bytes(), other_logo],
+        ),
+    ] {
+        let [base, new] = [("base", old), ("new", new)].map(|(v, [text, bytes])| {
+            let readme = format!("tinypkg {v}: a new logo.\n");
+            tinypkg_sdist(
+                &c,
+                &format!("{name}-{v}.tar.gz"),
+                ext,
+                &[
+                    (src, text),
+                    (logo_at, bytes),
+                    ("tinypkg-1.0/README.md", readme.as_bytes()),
+                ],
+            )
+        });
+        let (o, r) = scan_diff_json_under(&c, &lax, &base, &new);
+        assert_cleared_or_naming(
+            &o,
+            &r,
+            Some(&embedded("tinypkg/_speedups.c -> docs/logo.png")),
+        );
+    }
 }
 
 /// Hatch build hook plugins run what a `pyproject.toml` gives them:
