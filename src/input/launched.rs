@@ -1229,6 +1229,165 @@ pub fn embedded_includes(path: &str, data: &[u8]) -> Vec<String> {
     names
 }
 
+/// What the compiler flags a build gives make the compiler do besides
+/// compiling the package's sources ([`compiler_flags`]).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct CompilerFlags {
+    /// What a flag makes the compiler run, as a hook's description:
+    /// `-wrapper`'s command, `-specs`' spec file.
+    pub runs: Vec<String>,
+    /// The names of the files `-include` and `-imacros` compile ahead of
+    /// every source, as [`searched_includes`] keeps names.
+    pub includes: Vec<String>,
+    /// (the archive paths a flag may name, the flag as written, whether
+    /// the compiler reads the file as more options (`@FILE`) or else runs
+    /// it as one of its programs (`-B`)): the first that is a member
+    /// counts.
+    pub files: Vec<(Vec<String>, String, bool)>,
+}
+
+/// The programs GCC's driver looks for under a `-B` prefix before its
+/// own: the preprocessor, compilers, assembler, linker, LTO helpers, and
+/// the spec file it reads from there.
+const GCC_PROGRAMS: [&str; 12] = [
+    "as",
+    "ld",
+    "cc1",
+    "cc1plus",
+    "collect2",
+    "lto-wrapper",
+    "lto1",
+    "cpp",
+    "ld.bfd",
+    "ld.gold",
+    "real-ld",
+    "specs",
+];
+
+/// The compiler flags a root manifest (`setup.py`, `setup.cfg`,
+/// `pyproject.toml`), a Cargo build script or a build script outside a
+/// test tree gives, wherever they lie in its text (`extra_compile_args`,
+/// `CFLAGS`, CMake's `add_compile_options`, Meson's `c_args`, a
+/// `-DCMAKE_C_FLAGS=…` in `cmake.args`), that make GCC or Clang run a
+/// program or compile a file no source names: `-wrapper PROG,ARGS` runs
+/// every program the driver starts through `PROG ARGS`; `-specs=FILE`
+/// reads a spec file, whose rules can run any program; `-B PREFIX` runs
+/// `PREFIX/as` (`ld`, `cc1`, …) in place of the toolchain's; `@FILE`
+/// reads more options from FILE; `-include FILE` and `-imacros FILE`
+/// compile FILE ahead of every source. setuptools 65 extensions built
+/// with `extra_compile_args=['-wrapper', 'sh,-c,touch …;exec "$0"
+/// "$@"']`, `['@docs/flags.txt']` (the flags holding that `-wrapper`),
+/// `['-include', 'docs/notes.txt']` (the notes a constructor that ran a
+/// command), or `['-Btests/bin/']` (`tests/bin/as` a script that ran one)
+/// each ran the command at `pip install`, and the shipped gate allowed all
+/// (session 49). No real package of 775 gives `-wrapper`, `-specs`,
+/// `@FILE` naming a shipped file, or `-B` naming a shipped program in
+/// such a file.
+pub fn compiler_flags(path: &str, data: &[u8]) -> CompilerFlags {
+    static FLAG: OnceLock<Regex> = OnceLock::new();
+    static AT: OnceLock<Regex> = OnceLock::new();
+    let lower = file_name(path).1;
+    let mut out = CompilerFlags::default();
+    let read = matches!(
+        lower.as_str(),
+        "setup.py" | "setup.cfg" | "pyproject.toml" | "build.rs"
+    ) || build_script(&lower).is_some();
+    if !read || super::render::in_test_tree(path) {
+        return out;
+    }
+    let flag = FLAG.get_or_init(|| {
+        Regex::new(r#"(?:^|[\s"'\[(,=;{])(-wrapper|--?specs|-include|-imacros|-B)"#)
+            .expect("the compiler flag pattern compiles")
+    });
+    for c in flag.captures_iter(data) {
+        let Some(name) = c.get(1) else { continue };
+        let Some(value) = flag_value(data, name.end()) else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(value);
+        match name.as_bytes() {
+            b"-wrapper" => out.runs.push(format!(
+                "the compiler's `-wrapper {}` runs each program the compiler starts (cc1, as, ld) through that command",
+                shown_argument(data, name.end())
+            )),
+            b"-specs" | b"--specs" => out.runs.push(format!(
+                "the compiler's `-specs={text}` reads a spec file, whose rules can make it run any program"
+            )),
+            b"-B" => {
+                let prefix = text.trim_end_matches('/');
+                let candidates = GCC_PROGRAMS
+                    .iter()
+                    .flat_map(|p| [(false, format!("{prefix}/{p}")), (false, format!("{text}{p}"))]);
+                out.files
+                    .push((resolve_each(path, candidates), format!("-B{text}"), false));
+            }
+            _ => out.includes.extend(include_name(value)),
+        }
+    }
+    // `@FILE`, after a quote, `=`, `,` or `(`, or after a word and blanks:
+    // not a make recipe's leading `@` (`\t@echo`), which only silences it.
+    let at = AT.get_or_init(|| {
+        Regex::new(r#"(?:["'=,(]|[^\s][ \t]+)@([\w./-]+)"#)
+            .expect("the options file pattern compiles")
+    });
+    for c in at.captures_iter(data) {
+        if let Some(file) = c
+            .get(1)
+            .and_then(|m| std::str::from_utf8(m.as_bytes()).ok())
+        {
+            let candidates = resolve_each(path, [(false, file.to_string())]);
+            out.files.push((candidates, format!("@{file}"), true));
+        }
+    }
+    out.includes.sort_unstable();
+    out.includes.dedup();
+    out
+}
+
+/// A flag's argument at `at` (just past the flag's name): joined to it
+/// (`-includedocs/notes.txt`, `-specs=FILE`), or else the next argument,
+/// past blanks, quotes and a comma (`'-include', 'docs/notes.txt'`),
+/// up to the next blank, quote, comma or bracket; `None` when there is
+/// none.
+fn flag_value(data: &[u8], at: usize) -> Option<&[u8]> {
+    let ends = |b: &u8| {
+        matches!(
+            b,
+            b' ' | b'\t' | b'\n' | b'\r' | b'"' | b'\'' | b',' | b']' | b')' | b'}' | b';'
+        )
+    };
+    let rest = &data[at..data.len().min(at + 1024)];
+    let rest = rest.strip_prefix(b"=").unwrap_or(rest);
+    let joined = &rest[..rest.iter().position(ends).unwrap_or(rest.len())];
+    if !joined.is_empty() {
+        return Some(joined);
+    }
+    let skip = rest
+        .iter()
+        .take(16)
+        .position(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'"' | b'\'' | b','))?;
+    let next = &rest[skip..];
+    let value = &next[..next.iter().position(ends).unwrap_or(next.len())];
+    (!value.is_empty()).then_some(value)
+}
+
+/// `-wrapper`'s argument at `at` as a report shows it: up to the quote or
+/// line end that closes it (it holds blanks: `sh,-c,touch /tmp/x`), at
+/// most 80 characters.
+fn shown_argument(data: &[u8], at: usize) -> String {
+    let rest = &data[at..data.len().min(at + 1024)];
+    let start = rest
+        .iter()
+        .position(|b| !matches!(b, b' ' | b'\t' | b'"' | b'\'' | b',' | b'='))
+        .unwrap_or(rest.len());
+    let arg = &rest[start..];
+    let arg = &arg[..arg
+        .iter()
+        .position(|b| matches!(b, b'"' | b'\'' | b'\n' | b'\r'))
+        .unwrap_or(arg.len())];
+    String::from_utf8_lossy(arg).chars().take(80).collect()
+}
+
 /// Whether `path` (`lower`, its lowercased name) is a Rust source in a
 /// crate's `benches` or `examples` folder, which Cargo does not build for
 /// a library or its build script (jiter's benchmarks take a module from
@@ -2876,6 +3035,62 @@ mod tests {
         }
         assert!(names("pkg/Makefile", ".include \"x.mk\"\n").is_empty());
         assert!(names("pkg/tests/t.s", ".include \"x.txt\"\n").is_empty());
+    }
+
+    #[test]
+    fn compiler_flags_that_run_programs_or_compile_files_are_read() {
+        let flags = |path: &str, text: &str| compiler_flags(path, text.as_bytes());
+        let setup = "ext = Extension('m', ['m.c'], extra_compile_args=[\n    '-wrapper', 'sh,-c,touch x;exec \"$0\" \"$@\"',\n    '-include', 'docs/notes.txt', '-includeDocs/B.h', \"-imacros\", \"m.txt\",\n    '-Btests/bin/', '@docs/flags.txt', '-O2', '-Wl,-Bsymbolic'])\n";
+        let f = flags("pkg/setup.py", setup);
+        assert_eq!(
+            f.runs,
+            ["the compiler's `-wrapper sh,-c,touch x;exec ` runs each program the compiler starts (cc1, as, ld) through that command"]
+        );
+        assert_eq!(f.includes, ["docs/b.h", "docs/notes.txt", "m.txt"]);
+        let named: Vec<(&str, bool)> = f
+            .files
+            .iter()
+            .map(|(_, flag, o)| (flag.as_str(), *o))
+            .collect();
+        assert_eq!(
+            named,
+            [
+                ("-Btests/bin/", false),
+                ("-Bsymbolic", false),
+                ("@docs/flags.txt", true)
+            ]
+        );
+        // `-B`'s programs under the prefix, from the script's folder and
+        // the root; `@FILE` from both.
+        let (b, _, _) = &f.files[0];
+        assert!(b.contains(&"pkg/tests/bin/as".to_string()), "{b:?}");
+        assert!(b.contains(&"pkg/tests/bin/cc1".to_string()), "{b:?}");
+        assert_eq!(f.files[2].0, ["pkg/docs/flags.txt"]);
+        // `-specs`, in a CMake flag variable and a `cmake.args` definition.
+        let cmake = flags(
+            "pkg/CMakeLists.txt",
+            "set(CMAKE_C_FLAGS \"${CMAKE_C_FLAGS} -specs=docs/gcc.specs\")\n",
+        );
+        assert_eq!(
+            cmake.runs,
+            ["the compiler's `-specs=docs/gcc.specs` reads a spec file, whose rules can make it run any program"]
+        );
+        let toml = flags(
+            "pkg/pyproject.toml",
+            "[tool.scikit-build]\ncmake.args = [\"-DCMAKE_C_FLAGS=-wrapper sh,-c,id\"]\n",
+        );
+        assert_eq!(toml.runs.len(), 1, "{toml:?}");
+        // A make recipe's `@` silences it; a decorator's name in a
+        // manifest is a file only if shipped (resolved by the caller).
+        let make = flags(
+            "pkg/Makefile",
+            "all:\n\t@echo building\n\t@$(CC) -o m m.c\n",
+        );
+        assert_eq!(make, CompilerFlags::default());
+        // Not a test tree's build script, nor a file no build reads flags from.
+        assert_eq!(flags("pkg/tests/setup.py", setup), CompilerFlags::default());
+        assert_eq!(flags("pkg/m/util.py", setup), CompilerFlags::default());
+        assert_eq!(flags("pkg/docs/notes.txt", setup), CompilerFlags::default());
     }
 
     #[test]

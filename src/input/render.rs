@@ -969,6 +969,13 @@ struct HiddenCode {
     embedded: Vec<(String, Vec<String>)>,
     /// In a version diff, (changed source, unchanged file it embeds).
     embedded_reached: Vec<(String, String)>,
+    /// (manifest or build script, the archive paths a compiler flag may
+    /// name, the flag, whether the compiler reads the file as options,
+    /// whether a version diff left the script as it was)
+    /// ([`compiler_flags`](super::launched::compiler_flags)): a hook once
+    /// one of the paths is a member
+    /// ([`resolve_compiler_files`](Self::resolve_compiler_files)).
+    compiler_files: Vec<(String, Vec<String>, String, bool, bool)>,
     /// (compiled source, the macros it includes by,
     /// [`computed_includes`](super::launched::computed_includes)), names
     /// to search once the macros' values are known
@@ -1227,6 +1234,21 @@ impl HiddenCode {
         if !names.is_empty() {
             self.searched.push((m.path.clone(), names));
         }
+        // A wheel is installed as built: no compiler runs.
+        let flags = match self.wheel {
+            None => super::launched::compiler_flags(&m.path, &m.data),
+            Some(_) => Default::default(),
+        };
+        for run in flags.runs {
+            self.hooks.push((m.path.clone(), run));
+        }
+        if !flags.includes.is_empty() {
+            self.searched.push((m.path.clone(), flags.includes));
+        }
+        for (candidates, flag, options) in flags.files {
+            self.compiler_files
+                .push((m.path.clone(), candidates, flag, options, false));
+        }
         let names = super::launched::embedded_includes(&m.path, &m.data);
         if !names.is_empty() {
             self.embedded.push((m.path.clone(), names));
@@ -1287,6 +1309,7 @@ impl HiddenCode {
         self.searched.extend(other.searched);
         self.embedded.extend(other.embedded);
         self.embedded_reached.extend(other.embedded_reached);
+        self.compiler_files.extend(other.compiler_files);
         self.computed.extend(other.computed);
         self.computed_macros += other.computed_macros;
         self.macros.extend(other.macros);
@@ -1403,6 +1426,30 @@ impl HiddenCode {
     fn resolve_computed(&mut self) {
         let names = computed_names(&self.computed, self.macros.iter());
         self.searched.extend(names);
+    }
+
+    /// Counts each compiler flag that names a member among `paths` (every
+    /// member of the package, in a version diff the unchanged ones too)
+    /// as an install hook: the compiler reads that file as options
+    /// (`@FILE`) or runs it as one of its programs (`-B`).
+    fn resolve_compiler_files<'a>(&mut self, paths: impl Iterator<Item = &'a str>) {
+        if self.compiler_files.is_empty() {
+            return;
+        }
+        let paths: std::collections::HashSet<&str> = paths.collect();
+        for (script, candidates, flag, options, same) in std::mem::take(&mut self.compiler_files) {
+            let Some(member) = candidates.iter().find(|c| paths.contains(c.as_str())) else {
+                continue;
+            };
+            let mut hook = match options {
+                true => format!("the compiler reads more options from {member} (`{flag}`), and an option can make it run any program (`-wrapper`)"),
+                false => format!("the compiler runs {member} in place of its own program (`{flag}`)"),
+            };
+            if same {
+                hook.push_str(" (unchanged)");
+            }
+            self.hooks.push((script, hook));
+        }
     }
 
     /// Counts each Meson wrap whose project has a `meson.build` and whose
@@ -1573,6 +1620,13 @@ impl HiddenCode {
         let reached = embedded_files(&self.embedded, &same.paths);
         self.embedded_reached.extend(reached);
         self.embedded.extend(same.embedded);
+        // A flag naming a file counts once the file is known to be a
+        // member, changed or not ([`resolve_compiler_files`](Self::resolve_compiler_files)).
+        self.compiler_files.extend(
+            same.compiler_files
+                .into_iter()
+                .map(|(s, c, f, o, _)| (s, c, f, o, true)),
+        );
         self.required.extend(same.required);
         self.test_builds.extend(same.test_builds);
         // A changed script may start to run an unchanged document that
@@ -2777,6 +2831,7 @@ fn render_streamed(path: &Path, limits: &Limits) -> Input {
     let by_path = first_by_path(files.iter().map(|f| (f.0.as_str(), &f.1)));
     hidden.resolve_named_files(|p| by_path.get(p).and_then(|body| body.text()));
     hidden.resolve_wraps(by_path.keys().copied());
+    hidden.resolve_compiler_files(by_path.keys().copied());
     drop(by_path);
     hidden.resolve_computed();
     hidden.count_tests_if_opened();
@@ -3186,6 +3241,7 @@ pub fn render_package_mode(
         );
         hidden.resolve_named_files(|p| by_path.get(p).map(|m| m.data.clone()));
         hidden.resolve_wraps(by_path.keys().copied());
+        hidden.resolve_compiler_files(by_path.keys().copied());
         hidden.sort();
     }
     drop(unchanged);

@@ -5269,6 +5269,96 @@ fn a_compiled_source_that_assembles_or_embeds_a_shipped_file_is_not_cleared() {
     }
 }
 
+/// Compiler flags can run a program or compile a file no source names:
+/// setuptools 65 extensions built with `extra_compile_args` of
+/// `['-wrapper', 'sh,-c,…']`, `['@docs/flags.txt']` (the flags holding
+/// that `-wrapper`), `['-include', 'docs/notes.txt']` or
+/// `['-Btests/bin/']` (`tests/bin/as` a script) ran a command at `pip
+/// install`, and the shipped gate allowed each (session 49). Under
+/// thresholds that clear any score and no veto, each is inconclusive,
+/// naming the flag, and so is an upgrade whose `setup.py` adds the `-B`
+/// over the same `tests/bin/as`; flags that name nothing shipped
+/// (`-O2`, `-Wl,-Bsymbolic`, `@loader_path`, a make recipe's `@echo`)
+/// are allowed.
+#[test]
+fn a_compiler_flag_that_runs_a_program_or_compiles_a_document_is_not_cleared() {
+    let c = Canary::new();
+    let lax = lax_config(&c);
+    let ext = |args: &str| {
+        format!("    ext_modules=[Extension(\"tinypkg._speedups\", sources=[\"tinypkg/_speedups.c\"], extra_compile_args=[{args}])],\n")
+    };
+    let source: &[u8] = b"#include <Python.h>\nstatic int answer(void) { return 42; }\n";
+    let src = ("tinypkg-1.0/tinypkg/_speedups.c", source);
+    let constructor: &[u8] = b"#include <stdlib.h>\n__attribute__((constructor)) static void init(void) { system(\"id\"); }\n";
+    let wrapper = "'-wrapper', 'sh,-c,id;exec \"$0\" \"$@\"'";
+    let assembler: &[u8] = b"#!/bin/sh\nid\nexec /usr/bin/as \"$@\"\n";
+    let makefile: &[u8] = b"all:\n\t@echo building\n\t@$(CC) -O2 -o m m.c\n";
+    for (name, args, files, named) in [
+        (
+            "wrapper.tar.gz",
+            wrapper.to_string(),
+            vec![],
+            "tinypkg-1.0/setup.py: the compiler's `-wrapper sh,-c,id;exec ` runs each program",
+        ),
+        (
+            "options.tar.gz",
+            "'@docs/flags.txt'".to_string(),
+            vec![("tinypkg-1.0/docs/flags.txt", wrapper.as_bytes())],
+            "tinypkg-1.0/setup.py: the compiler reads more options from tinypkg-1.0/docs/flags.txt (`@docs/flags.txt`)",
+        ),
+        (
+            "include.tar.gz",
+            "'-include', 'docs/notes.txt'".to_string(),
+            vec![("tinypkg-1.0/docs/notes.txt", constructor)],
+            "tinypkg-1.0/setup.py -> tinypkg-1.0/docs/notes.txt",
+        ),
+        (
+            "prefix.tar.gz",
+            "'-Btests/bin/'".to_string(),
+            vec![("tinypkg-1.0/tests/bin/as", assembler)],
+            "tinypkg-1.0/setup.py: the compiler runs tinypkg-1.0/tests/bin/as in place of its own program (`-Btests/bin/`)",
+        ),
+        (
+            "plain.tar.gz",
+            "'-O2', '-Wl,-Bsymbolic', '-Wl,-rpath,@loader_path'".to_string(),
+            vec![
+                ("tinypkg-1.0/docs/notes.txt", b"Built with -O2.\n" as &[u8]),
+                ("tinypkg-1.0/Makefile", makefile),
+                ("tinypkg-1.0/echo", b"Notes on echo.\n"),
+            ],
+            "",
+        ),
+    ] {
+        let mut members = vec![src];
+        members.extend(files);
+        let p = tinypkg_sdist(&c, name, &ext(&args), &members);
+        let (o, r) = scan_path_json_under(&c, &lax, &p);
+        assert_cleared_or_naming(&o, &r, (!named.is_empty()).then_some(named));
+    }
+    // The `-B` added by a new `setup.py` over the program as it was.
+    let files = [src, ("tinypkg-1.0/tests/bin/as", assembler)];
+    let base = tinypkg_sdist(&c, "prefix-base.tar.gz", &ext("'-O2'"), &files);
+    let new = tinypkg_sdist(&c, "prefix-new.tar.gz", &ext("'-Btests/bin/'"), &files);
+    let (o, r) = scan_diff_json_under(&c, &lax, &base, &new);
+    assert_cleared_or_naming(
+        &o,
+        &r,
+        Some("setup.py: the compiler runs tests/bin/as in place of its own program"),
+    );
+    // The options file changed under the `setup.py` as it was.
+    let options = ext("'@docs/flags.txt'");
+    let [base, new] = [("base", "'-O2'"), ("new", wrapper)].map(|(v, flags)| {
+        let files = [src, ("tinypkg-1.0/docs/flags.txt", flags.as_bytes())];
+        tinypkg_sdist(&c, &format!("options-{v}.tar.gz"), &options, &files)
+    });
+    let (o, r) = scan_diff_json_under(&c, &lax, &base, &new);
+    assert_cleared_or_naming(
+        &o,
+        &r,
+        Some("setup.py: the compiler reads more options from docs/flags.txt (`@docs/flags.txt`), and an option can make it run any program (`-wrapper`) (unchanged)"),
+    );
+}
+
 /// Hatch build hook plugins run what a `pyproject.toml` gives them:
 /// hatch-build-scripts its `commands`, hatch-autorun a `.pth` file made of
 /// `code` or a file's text (each built by pip into a wheel that ran or
