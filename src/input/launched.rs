@@ -1244,6 +1244,9 @@ pub struct CompilerFlags {
     /// it as one of its programs (`-B`)): the first that is a member
     /// counts.
     pub files: Vec<(Vec<String>, String, bool)>,
+    /// Dependencies a Cargo configuration fetches from outside a
+    /// registry ([`cargo_config`]).
+    pub fetched: Vec<String>,
 }
 
 /// The programs GCC's driver looks for under a `-B` prefix before its
@@ -1284,17 +1287,30 @@ const GCC_PROGRAMS: [&str; 12] = [
 /// `@FILE` naming a shipped file, or `-B` naming a shipped program in
 /// such a file.
 pub fn compiler_flags(path: &str, data: &[u8]) -> CompilerFlags {
-    static FLAG: OnceLock<Regex> = OnceLock::new();
-    static AT: OnceLock<Regex> = OnceLock::new();
     let lower = file_name(path).1;
     let mut out = CompilerFlags::default();
     let read = matches!(
         lower.as_str(),
         "setup.py" | "setup.cfg" | "pyproject.toml" | "build.rs"
     ) || build_script(&lower).is_some();
-    if !read || super::render::in_test_tree(path) {
+    if super::render::in_test_tree(path) {
         return out;
     }
+    if is_cargo_config(path) {
+        cargo_config(path, data, &mut out);
+    } else if read {
+        flags_in(path, data, &mut out);
+    }
+    out.includes.sort_unstable();
+    out.includes.dedup();
+    out
+}
+
+/// The compiler flags `data` (the text of the file at `path`) gives, into
+/// `out` ([`compiler_flags`]).
+fn flags_in(path: &str, data: &[u8], out: &mut CompilerFlags) {
+    static FLAG: OnceLock<Regex> = OnceLock::new();
+    static AT: OnceLock<Regex> = OnceLock::new();
     let flag = FLAG.get_or_init(|| {
         Regex::new(r#"(?:^|[\s"'\[(,=;{])(-wrapper|--?specs|-include|-imacros|-B)"#)
             .expect("the compiler flag pattern compiles")
@@ -1339,9 +1355,142 @@ pub fn compiler_flags(path: &str, data: &[u8]) -> CompilerFlags {
             out.files.push((candidates, format!("@{file}"), true));
         }
     }
-    out.includes.sort_unstable();
-    out.includes.dedup();
-    out
+}
+
+/// Whether `path` is a Cargo configuration file (`.cargo/config.toml`,
+/// or `.cargo/config`, its older name), which Cargo reads from the folder
+/// it runs in and every folder above: maturin and setuptools-rust run it
+/// in the unpacked package.
+fn is_cargo_config(path: &str) -> bool {
+    let mut parts = path.rsplit('/');
+    matches!(parts.next(), Some("config.toml" | "config")) && parts.next() == Some(".cargo")
+}
+
+/// The environment variables in a Cargo configuration's `[env]` that
+/// name a program Cargo, rustc or a build script runs (the `cc` crate
+/// runs `CC`, Cargo `RUSTC_WRAPPER`), optionally for one target
+/// (`CC_x86_64_unknown_linux_gnu`, `TARGET_CC`) or named for one
+/// (`CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER`).
+fn names_a_program(key: &str) -> bool {
+    let key = key.to_ascii_uppercase();
+    let key = key
+        .strip_prefix("TARGET_")
+        .or_else(|| key.strip_prefix("HOST_"))
+        .unwrap_or(&key);
+    let programs = [
+        "CC", "CXX", "AR", "LD", "RANLIB", "NM", "CPP", "RUSTC", "RUSTDOC",
+    ];
+    programs
+        .iter()
+        .any(|p| key == *p || key.strip_prefix(p).is_some_and(|r| r.starts_with('_')))
+        || (key.starts_with("CARGO_")
+            && (key.ends_with("_LINKER")
+                || key.ends_with("_RUSTC_WRAPPER")
+                || key.ends_with("_RUSTC")))
+}
+
+/// What a Cargo configuration file makes a build run
+/// ([`compiler_flags`]): `build.rustc`, `build.rustc-wrapper` and
+/// `build.rustc-workspace-wrapper`, which Cargo runs in place of rustc or
+/// around each rustc it starts; a target's or the host's `linker`;
+/// rustflags' `-C linker=…`, and the compiler flags their `-C
+/// link-arg=…` give the linker driver ([`flags_in`]: `-wrapper`, `-B`,
+/// …); `[env]` variables naming a program (`CC`, `RUSTC_WRAPPER`, …) or
+/// compiler flags (`CFLAGS`, …, read as flags); and a `[source]`
+/// replacement or `[patch]` from a git repository or another registry,
+/// which the build fetches (`fetched`). A maturin 1.16 crate whose
+/// `.cargo/config.toml` named `tests/bin/wrap` as `rustc-wrapper`, or
+/// `tests/bin/cc` as the target's `linker`, ran the script at `pip
+/// install`, and the shipped gate allowed both (session 49). Real
+/// packages' configurations set macOS link arguments, `--cfg` flags,
+/// `git-fetch-with-cli` and a vendored `directory` source, none of which
+/// counts.
+fn cargo_config(path: &str, data: &[u8], out: &mut CompilerFlags) {
+    let Some(doc) = super::fetched::toml_table(data) else {
+        return;
+    };
+    let string = |v: &toml::Value| v.as_str().map(str::to_string);
+    let build = doc.get("build");
+    for key in ["rustc", "rustc-wrapper", "rustc-workspace-wrapper"] {
+        if let Some(v) = build.and_then(|b| b.get(key)).and_then(string) {
+            out.runs.push(format!(
+                "Cargo's `build.{key} = \"{v}\"` runs that program for each crate it compiles"
+            ));
+        }
+    }
+    // Rustflags anywhere they are read: `[build]`, `[host]` and each
+    // `[target.…]` table; an array or a string of blank-separated flags.
+    let mut tables: Vec<(String, &toml::Value)> = Vec::new();
+    tables.extend(build.map(|b| ("build".to_string(), b)));
+    tables.extend(doc.get("host").map(|h| ("host".to_string(), h)));
+    if let Some(targets) = doc.get("target").and_then(toml::Value::as_table) {
+        tables.extend(targets.iter().map(|(t, v)| (format!("target.{t}"), v)));
+    }
+    for (name, table) in tables {
+        if let Some(v) = table.get("linker").and_then(string) {
+            out.runs.push(format!(
+                "Cargo's `{name}.linker = \"{v}\"` runs that program to link"
+            ));
+        }
+        let flags: Vec<String> = match table.get("rustflags") {
+            Some(toml::Value::String(s)) => s.split_whitespace().map(str::to_string).collect(),
+            Some(toml::Value::Array(a)) => a.iter().filter_map(string).collect(),
+            _ => Vec::new(),
+        };
+        let mut link_args = Vec::new();
+        let mut flags = flags.iter().peekable();
+        while let Some(f) = flags.next() {
+            let codegen = match f.strip_prefix("-C") {
+                Some("") => flags.next().map(String::as_str),
+                Some(joined) => Some(joined),
+                None => None,
+            };
+            let Some(codegen) = codegen else { continue };
+            if let Some(linker) = codegen.strip_prefix("linker=") {
+                out.runs.push(format!("the rustflags of Cargo's `{name}` give rustc `-C linker={linker}`, which runs that program to link"));
+            } else if let Some(arg) = codegen
+                .strip_prefix("link-arg=")
+                .or_else(|| codegen.strip_prefix("link-args="))
+            {
+                link_args.push(arg.to_string());
+            }
+        }
+        flags_in(path, link_args.join(" ").as_bytes(), out);
+    }
+    if let Some(env) = doc.get("env").and_then(toml::Value::as_table) {
+        for (key, value) in env {
+            let Some(v) = string(value).or_else(|| value.get("value").and_then(string)) else {
+                continue;
+            };
+            if names_a_program(key) {
+                out.runs.push(format!("Cargo's `[env]` sets `{key} = \"{v}\"` for rustc and build scripts, which run that program"));
+            } else if key.to_ascii_uppercase().contains("FLAGS") {
+                flags_in(path, format!(" {v}").as_bytes(), out);
+            }
+        }
+    }
+    let fetched = |kind: &str, name: &str, v: &toml::Value| {
+        ["git", "registry"].into_iter().find_map(|k| {
+            v.get(k)
+                .and_then(string)
+                .map(|url| format!("Cargo's `[{kind}.{name}]` fetches crates from {k} {url}"))
+        })
+    };
+    if let Some(sources) = doc.get("source").and_then(toml::Value::as_table) {
+        out.fetched
+            .extend(sources.iter().filter_map(|(n, v)| fetched("source", n, v)));
+    }
+    if let Some(patches) = doc.get("patch").and_then(toml::Value::as_table) {
+        for (registry, crates) in patches {
+            if let Some(crates) = crates.as_table() {
+                out.fetched.extend(
+                    crates
+                        .iter()
+                        .filter_map(|(n, v)| fetched(&format!("patch.{registry}"), n, v)),
+                );
+            }
+        }
+    }
 }
 
 /// A flag's argument at `at` (just past the flag's name): joined to it
@@ -3091,6 +3240,73 @@ mod tests {
         assert_eq!(flags("pkg/tests/setup.py", setup), CompilerFlags::default());
         assert_eq!(flags("pkg/m/util.py", setup), CompilerFlags::default());
         assert_eq!(flags("pkg/docs/notes.txt", setup), CompilerFlags::default());
+    }
+
+    #[test]
+    fn a_cargo_configuration_that_runs_a_program_is_read() {
+        let config = |path: &str, text: &str| compiler_flags(path, text.as_bytes());
+        let runs = |text: &str| config("pkg/.cargo/config.toml", text).runs;
+        // Cargo's own programs, a target's and the host's linker.
+        for (text, shown) in [
+            ("[build]\nrustc-wrapper = \"tests/bin/wrap\"\n", "Cargo's `build.rustc-wrapper = \"tests/bin/wrap\"` runs that program for each crate it compiles"),
+            ("[build]\nrustc = \"docs/rustc.txt\"\n", "Cargo's `build.rustc = \"docs/rustc.txt\"`"),
+            ("[build]\nrustc-workspace-wrapper = \"w\"\n", "Cargo's `build.rustc-workspace-wrapper = \"w\"`"),
+            ("[target.x86_64-unknown-linux-gnu]\nlinker = \"tests/bin/cc\"\n", "Cargo's `target.x86_64-unknown-linux-gnu.linker = \"tests/bin/cc\"` runs that program to link"),
+            ("[host]\nlinker = \"cc2\"\n", "Cargo's `host.linker = \"cc2\"`"),
+            ("[build]\nrustflags = \"-Clinker=tests/bin/cc -O\"\n", "the rustflags of Cargo's `build` give rustc `-C linker=tests/bin/cc`"),
+            ("[target.'cfg(unix)']\nrustflags = [\"-C\", \"link-arg=-wrapper\", \"-C\", \"link-arg=sh,-c,id\"]\n", "the compiler's `-wrapper sh,-c,id`"),
+            ("[env]\nCC = \"tests/bin/cc\"\n", "Cargo's `[env]` sets `CC = \"tests/bin/cc\"`"),
+            ("[env]\nTARGET_CXX = { value = \"x\", relative = true }\n", "sets `TARGET_CXX = \"x\"`"),
+            ("[env]\nRUSTC_WRAPPER = \"w\"\n", "sets `RUSTC_WRAPPER = \"w\"`"),
+            ("[env]\nCFLAGS = \"-O2 -wrapper sh,-c,id\"\n", "the compiler's `-wrapper sh,-c,id`"),
+        ] {
+            let found = runs(text);
+            assert_eq!(found.len(), 1, "{text}: {found:?}");
+            assert!(found[0].contains(shown), "{text}: {found:?}");
+        }
+        // A link argument's `-B` and `@FILE` are files to resolve.
+        let f = config(
+            "pkg/.cargo/config",
+            "[build]\nrustflags = [\"-C\", \"link-arg=-Btests/bin/\", \"-Clink-arg=@docs/args.txt\"]\n",
+        );
+        let named: Vec<&str> = f.files.iter().map(|(_, flag, _)| flag.as_str()).collect();
+        assert_eq!(named, ["-Btests/bin/", "@docs/args.txt"]);
+        // Sources and patches fetched from outside a registry.
+        let f = config(
+            "pkg/.cargo/config.toml",
+            "[source.crates-io]\nreplace-with = \"mirror\"\n[source.mirror]\ngit = \"https://example.invalid/m.git\"\n[patch.crates-io]\nlibc = { git = \"https://example.invalid/libc\" }\nserde = { path = \"vendor/serde\" }\n",
+        );
+        assert_eq!(
+            f.fetched,
+            [
+                "Cargo's `[source.mirror]` fetches crates from git https://example.invalid/m.git",
+                "Cargo's `[patch.crates-io.libc]` fetches crates from git https://example.invalid/libc",
+            ]
+        );
+        // What real packages' configurations hold counts for nothing, nor
+        // a configuration in a test tree, a `config.toml` elsewhere, or
+        // text that is not TOML.
+        let real = "[target.x86_64-apple-darwin]\nrustflags = [\"-C\", \"link-arg=-undefined\", \"-C\", \"link-arg=dynamic_lookup\"]\n\
+                    [target.'cfg(all())']\nrustflags = [\"--cfg\", \"uuid_unstable\", \"-C\", \"force-frame-pointers=yes\"]\n\
+                    [net]\ngit-fetch-with-cli = true\n[source.crates-io]\nreplace-with = \"vendored-sources\"\n\
+                    [source.vendored-sources]\ndirectory = \"include/cargo\"\n[env]\nFOO = \"1\"\n";
+        assert_eq!(
+            config("pkg/.cargo/config.toml", real),
+            CompilerFlags::default()
+        );
+        let wrapper = "[build]\nrustc-wrapper = \"w\"\n";
+        assert_eq!(
+            config("pkg/tests/.cargo/config.toml", wrapper),
+            CompilerFlags::default()
+        );
+        assert_eq!(
+            config("pkg/docs/config.toml", wrapper),
+            CompilerFlags::default()
+        );
+        assert_eq!(
+            config("pkg/.cargo/config.toml", "[build\nrustc-wrapper"),
+            CompilerFlags::default()
+        );
     }
 
     #[test]

@@ -1245,6 +1245,9 @@ impl HiddenCode {
         if !flags.includes.is_empty() {
             self.searched.push((m.path.clone(), flags.includes));
         }
+        for dep in flags.fetched {
+            self.fetched.push((m.path.clone(), dep));
+        }
         for (candidates, flag, options) in flags.files {
             self.compiler_files
                 .push((m.path.clone(), candidates, flag, options, false));

@@ -4393,6 +4393,69 @@ fn a_rust_crate_that_compiles_a_document_is_not_cleared() {
     }
 }
 
+/// Cargo reads `.cargo/config.toml` from the folder maturin runs it in:
+/// maturin 1.16 crates whose configuration named `tests/bin/wrap` as
+/// `rustc-wrapper`, `tests/bin/cc` as the target's `linker`, or gave the
+/// linker driver `-wrapper sh,-c,…` through rustflags' `-C link-arg`, ran
+/// the command at `pip install`, and the shipped gate allowed each
+/// (session 49). Under thresholds that clear any score and no veto, each
+/// is inconclusive, naming the setting, and so is a source replaced by a
+/// git repository (a fetched dependency); the configuration real crates
+/// ship (macOS link arguments, a vendored directory source) is allowed.
+#[test]
+fn a_cargo_configuration_that_runs_a_program_is_not_cleared() {
+    let c = Canary::new();
+    let lax = lax_config(&c);
+    let pyproject: &[u8] = b"[build-system]\nrequires = [\"maturin>=1.5\"]\nbuild-backend = \"maturin\"\n\n[project]\nname = \"speedups\"\nversion = \"0.1.0\"\n";
+    let cargo: &[u8] = b"[package]\nname = \"speedups\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\ncrate-type = [\"cdylib\"]\n";
+    let lib: &[u8] =
+        b"#[no_mangle]\npub extern \"C\" fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n";
+    let script: &[u8] = b"#!/bin/sh\nid\nexec \"$@\"\n";
+    for (name, config, named) in [
+        (
+            "wrapper.tar.gz",
+            "[build]\nrustc-wrapper = \"tests/bin/wrap\"\n",
+            Some("speedups-0.1.0/.cargo/config.toml: Cargo's `build.rustc-wrapper = \"tests/bin/wrap\"` runs that program for each crate it compiles"),
+        ),
+        (
+            "linker.tar.gz",
+            "[target.x86_64-unknown-linux-gnu]\nlinker = \"tests/bin/wrap\"\n",
+            Some("Cargo's `target.x86_64-unknown-linux-gnu.linker = \"tests/bin/wrap\"` runs that program to link"),
+        ),
+        (
+            "rustflags.tar.gz",
+            "[build]\nrustflags = [\"-C\", \"link-arg=-wrapper\", \"-C\", \"link-arg=sh,-c,id\"]\n",
+            Some("the compiler's `-wrapper sh,-c,id` runs each program"),
+        ),
+        (
+            "source.tar.gz",
+            "[source.crates-io]\nreplace-with = \"mirror\"\n\n[source.mirror]\ngit = \"https://example.invalid/mirror.git\"\n",
+            Some("installing this package fetches 1 dependenc(y/ies) from outside a registry (speedups-0.1.0/.cargo/config.toml: Cargo's `[source.mirror]` fetches crates from git https://example.invalid/mirror.git)"),
+        ),
+        (
+            "real.tar.gz",
+            "[target.x86_64-apple-darwin]\nrustflags = [\"-C\", \"link-arg=-undefined\", \"-C\", \"link-arg=dynamic_lookup\"]\n\n[source.crates-io]\nreplace-with = \"vendored-sources\"\n\n[source.vendored-sources]\ndirectory = \"include/cargo\"\n",
+            None,
+        ),
+    ] {
+        let members: Vec<(&str, &[u8])> = vec![
+            (
+                "speedups-0.1.0/PKG-INFO",
+                b"Metadata-Version: 2.1\nName: speedups\nVersion: 0.1.0\n",
+            ),
+            ("speedups-0.1.0/pyproject.toml", pyproject),
+            ("speedups-0.1.0/Cargo.toml", cargo),
+            ("speedups-0.1.0/src/lib.rs", lib),
+            ("speedups-0.1.0/.cargo/config.toml", config.as_bytes()),
+            ("speedups-0.1.0/tests/bin/wrap", script),
+        ];
+        let p = c.dir.path().join(name);
+        std::fs::write(&p, tar_gz(&members, false)).unwrap();
+        let (o, r) = scan_path_json_under(&c, &lax, &p);
+        assert_cleared_or_naming(&o, &r, named);
+    }
+}
+
 /// Cargo runs a crate's `build.rs` when maturin or setuptools-rust builds
 /// the sdist, and neither model judges Rust: a maturin sdist whose
 /// `rust/build.rs` ran `sh -c "curl … | sh"`, or sent `env` to a server
