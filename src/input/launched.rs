@@ -1293,6 +1293,10 @@ pub fn compiler_flags(path: &str, data: &[u8]) -> CompilerFlags {
         lower.as_str(),
         "setup.py" | "setup.cfg" | "pyproject.toml" | "build.rs"
     ) || build_script(&lower).is_some();
+    let presets = matches!(
+        lower.as_str(),
+        "cmakepresets.json" | "cmakeuserpresets.json"
+    );
     if super::render::in_test_tree(path) {
         return out;
     }
@@ -1300,6 +1304,9 @@ pub fn compiler_flags(path: &str, data: &[u8]) -> CompilerFlags {
         cargo_config(path, data, &mut out);
     } else if read {
         flags_in(path, data, &mut out);
+    }
+    if read || presets {
+        out.runs.extend(compiler_launchers(data));
     }
     out.includes.sort_unstable();
     out.includes.dedup();
@@ -1355,6 +1362,64 @@ fn flags_in(path: &str, data: &[u8], out: &mut CompilerFlags) {
             out.files.push((candidates, format!("@{file}"), true));
         }
     }
+}
+
+/// What a CMake compiler or linker launcher set in `data` makes the
+/// build run before each compile or link: `CMAKE_<LANG>_COMPILER_LAUNCHER`
+/// and `CMAKE_<LANG>_LINKER_LAUNCHER` (and the targets' `<LANG>_…`
+/// properties), `RULE_LAUNCH_COMPILE`, `RULE_LAUNCH_LINK` and
+/// `RULE_LAUNCH_CUSTOM`, given by CMake's `set(…)` or a property, by
+/// `-DNAME=…` (scikit-build-core's `cmake.args`), by `NAME = "…"`
+/// (its `cmake.define`) or by `"NAME": "…"` (a preset's
+/// `cacheVariables`). scikit-build-core 1.1 packages whose
+/// `cmake.define` or `cmake.args` gave `sh;-c;…` as the C compiler
+/// launcher ran the command at `pip install`, and the shipped gate
+/// allowed both (session 49). A compiler cache (`ccache`, `sccache`,
+/// `buildcache`, `distcc`, `icecc`) is a launcher of the user's own
+/// machine and does not count; a value CMake computes (`${CCACHE}`) does,
+/// as no reader knows it. No real sdist of 403 sets a launcher.
+fn compiler_launchers(data: &[u8]) -> Vec<String> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(
+            r#"(?i)(\bset\s*\(\s*|\bPROPERT(?:Y|IES)\s[^)]*?)?((?:CMAKE_)?[A-Z]+_(?:COMPILER|LINKER)_LAUNCHER|RULE_LAUNCH_(?:COMPILE|LINK|CUSTOM))\b(?::[A-Z]+)?["']?(\s*[=:]\s*|\s+)["']?([^"'\s)\]]+)"#,
+        )
+        .expect("the compiler launcher pattern compiles")
+    });
+    let caches = [
+        "ccache",
+        "sccache",
+        "buildcache",
+        "distcc",
+        "icecc",
+        "icecream",
+    ];
+    let mut out = Vec::new();
+    for c in re.captures_iter(data) {
+        let (Some(name), Some(sep), Some(value)) = (c.get(2), c.get(3), c.get(4)) else {
+            continue;
+        };
+        // An assignment: CMake's `set(NAME …)` or a property's `NAME …`,
+        // or `NAME=…`, `NAME = …`, `"NAME": …`; not `if(NAME)` or a
+        // mention in prose.
+        let set = c.get(1).is_some();
+        let assigned = sep.as_bytes().iter().any(|b| matches!(b, b'=' | b':'));
+        if !(set || assigned) {
+            continue;
+        }
+        let value = String::from_utf8_lossy(value.as_bytes());
+        let program = value.split([';', ' ']).next().unwrap_or("");
+        let program = program.rsplit('/').next().unwrap_or(program);
+        if caches.contains(&program) {
+            continue;
+        }
+        out.push(format!(
+            "CMake's `{}` runs `{}` before each compile or link it starts",
+            String::from_utf8_lossy(name.as_bytes()),
+            value.chars().take(80).collect::<String>()
+        ));
+    }
+    out
 }
 
 /// Whether `path` is a Cargo configuration file (`.cargo/config.toml`,
@@ -3240,6 +3305,33 @@ mod tests {
         assert_eq!(flags("pkg/tests/setup.py", setup), CompilerFlags::default());
         assert_eq!(flags("pkg/m/util.py", setup), CompilerFlags::default());
         assert_eq!(flags("pkg/docs/notes.txt", setup), CompilerFlags::default());
+    }
+
+    #[test]
+    fn a_cmake_compiler_launcher_is_read() {
+        let runs = |path: &str, text: &str| compiler_flags(path, text.as_bytes()).runs;
+        for (path, text, shown) in [
+            ("pkg/CMakeLists.txt", "set(CMAKE_C_COMPILER_LAUNCHER sh -c \"id\")\n", "`CMAKE_C_COMPILER_LAUNCHER` runs `sh`"),
+            ("pkg/CMakeLists.txt", "set_target_properties(m PROPERTIES\n  CXX_COMPILER_LAUNCHER tests/bin/wrap)\n", "`CXX_COMPILER_LAUNCHER` runs `tests/bin/wrap`"),
+            ("pkg/cmake/x.cmake", "set_property(GLOBAL PROPERTY RULE_LAUNCH_COMPILE \"${WRAP}\")\n", "`RULE_LAUNCH_COMPILE` runs `${WRAP}`"),
+            ("pkg/pyproject.toml", "[tool.scikit-build]\ncmake.args = [\"-DCMAKE_CUDA_LINKER_LAUNCHER:STRING=sh;-c;id\"]\n", "`CMAKE_CUDA_LINKER_LAUNCHER` runs `sh;-c;id`"),
+            ("pkg/pyproject.toml", "[tool.scikit-build]\ncmake.define = {CMAKE_C_COMPILER_LAUNCHER = \"w\"}\n", "`CMAKE_C_COMPILER_LAUNCHER` runs `w`"),
+            ("pkg/CMakePresets.json", "{\"configurePresets\": [{\"cacheVariables\": {\"CMAKE_CXX_COMPILER_LAUNCHER\": \"tests/bin/wrap\"}}]}\n", "`CMAKE_CXX_COMPILER_LAUNCHER` runs `tests/bin/wrap`"),
+        ] {
+            let found = runs(path, text);
+            assert_eq!(found.len(), 1, "{text}: {found:?}");
+            assert!(found[0].contains(shown), "{text}: {found:?}");
+        }
+        // A compiler cache, a test of the setting, prose; not a test
+        // tree's script or a file no build reads.
+        for (path, text) in [
+            ("pkg/CMakeLists.txt", "find_program(CCACHE ccache)\nset(CMAKE_C_COMPILER_LAUNCHER ccache)\nset(CMAKE_CXX_COMPILER_LAUNCHER /usr/bin/sccache)\n"),
+            ("pkg/CMakeLists.txt", "if(DEFINED CMAKE_C_COMPILER_LAUNCHER)\nendif()\nif(NOT CMAKE_C_COMPILER_LAUNCHER STREQUAL \"\")\nendif()\n# set CMAKE_C_COMPILER_LAUNCHER to speed builds up\n"),
+            ("pkg/tests/CMakeLists.txt", "set(CMAKE_C_COMPILER_LAUNCHER sh)\n"),
+            ("pkg/docs/build.txt", "set(CMAKE_C_COMPILER_LAUNCHER sh)\n"),
+        ] {
+            assert!(runs(path, text).is_empty(), "{path}: {text}");
+        }
     }
 
     #[test]

@@ -3050,21 +3050,30 @@ impl Unchanged {
     /// What the members left as they were make run ([`HiddenCode`]), by
     /// their root-stripped paths, as the changed ones are looked at. None
     /// when the root guess failed: [`finish`](Self::finish) then renders
-    /// every member as changed.
-    fn hidden(&self) -> HiddenCode {
+    /// every member as changed. Read as members of the package at `path`
+    /// are: a wheel's build settings are not read, as nothing builds it
+    /// (cmake's wheel ships CMake's own modules, which set compiler
+    /// launchers from the environment).
+    fn hidden(&self, path: &Path) -> HiddenCode {
         if !self.holds() {
-            return HiddenCode::default();
+            return HiddenCode::for_package(path);
         }
         self.same
             .par_iter()
-            .fold(HiddenCode::default, |mut found, (_, o)| {
-                found.look_at(o);
-                found
-            })
-            .reduce(HiddenCode::default, |mut a, b| {
-                a.extend(b);
-                a
-            })
+            .fold(
+                || HiddenCode::for_package(path),
+                |mut found, (_, o)| {
+                    found.look_at(o);
+                    found
+                },
+            )
+            .reduce(
+                || HiddenCode::for_package(path),
+                |mut a, b| {
+                    a.extend(b);
+                    a
+                },
+            )
     }
 
     /// The new package to render (`None` when it holds no regular file),
@@ -3214,7 +3223,7 @@ pub fn render_package_mode(
         _ => {}
     }
     let (same, (repositories, junk_openings)) = match mode {
-        RenderMode::Scan => (split.hidden(), split.junk_seen(&new.links)),
+        RenderMode::Scan => (split.hidden(path), split.junk_seen(&new.links)),
         RenderMode::Corpus => (HiddenCode::default(), (None, Vec::new())),
     };
     let (new, old, opaque_change, unchanged) =

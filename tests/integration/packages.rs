@@ -3680,6 +3680,64 @@ fn a_wheel_upgrade_s_unchanged_files_are_the_accepted_release_s() {
     }
 }
 
+/// Nothing builds a wheel, so its build settings run nothing: cmake's
+/// wheel ships CMake's own modules, which set `CMAKE_C_COMPILER_LAUNCHER`
+/// from the environment, and read as an sdist's build scripts they made
+/// its upgrade an install hook (session 49, in review). A wheel holding a
+/// `.cmake` that sets a launcher and a `.cargo/config.toml` with a
+/// `rustc-wrapper` is allowed under thresholds that clear any score and
+/// no veto, whole and as an upgrade that leaves them as they were.
+#[test]
+fn a_wheel_s_build_settings_run_nothing() {
+    use base64::Engine as _;
+    use sha2::Digest as _;
+    let c = Canary::new();
+    let lax = lax_config(&c);
+    let wheel = |file: &str, version: &str| {
+        let info = format!("mini-{version}.dist-info");
+        let mut files = vec![
+            ("mini/__init__.py".to_string(), format!("VERSION = \"{version}\"\n")),
+            (
+                "mini/share/cmake/mini.cmake".into(),
+                "set(CMAKE_C_COMPILER_LAUNCHER sh -c \"id\")\n".into(),
+            ),
+            (
+                "mini/share/.cargo/config.toml".into(),
+                "[build]\nrustc-wrapper = \"w\"\n".into(),
+            ),
+            (
+                format!("{info}/METADATA"),
+                format!("Metadata-Version: 2.1\nName: mini\nVersion: {version}\n\nMini.\n"),
+            ),
+            (
+                format!("{info}/WHEEL"),
+                "Wheel-Version: 1.0\nGenerator: bdist_wheel (0.45)\nRoot-Is-Purelib: true\nTag: py3-none-any\n".into(),
+            ),
+        ];
+        let mut record: String = files
+            .iter()
+            .map(|(p, d)| {
+                let digest = base64::engine::general_purpose::URL_SAFE_NO_PAD
+                    .encode(sha2::Sha256::digest(d.as_bytes()));
+                format!("{p},sha256={digest},{}\n", d.len())
+            })
+            .collect();
+        record.push_str(&format!("{info}/RECORD,,\n"));
+        files.push((format!("{info}/RECORD"), record));
+        zip_file(
+            &c,
+            file,
+            files.iter().map(|(p, d)| (p.as_str(), d.as_bytes())),
+        )
+    };
+    let base = wheel("mini-1.0-py3-none-any.whl", "1.0");
+    let new = wheel("mini-1.1-py3-none-any.whl", "1.1");
+    let (o, r) = scan_path_json_under(&c, &lax, &new);
+    assert_reason(&o, &r, (0, "precheck-harmless"));
+    let (o, r) = scan_diff_json_under(&c, &lax, &base, &new);
+    assert_reason(&o, &r, (0, "precheck-harmless"));
+}
+
 /// The report of an upgrade of the `mini` test package is inconclusive for
 /// the unchanged `marshal.loads` in its `__init__.py`, beside `altered`, a
 /// file the change altered that the pre-check does not read as code.
@@ -5420,6 +5478,64 @@ fn a_compiler_flag_that_runs_a_program_or_compiles_a_document_is_not_cleared() {
         &r,
         Some("setup.py: the compiler reads more options from docs/flags.txt (`@docs/flags.txt`), and an option can make it run any program (`-wrapper`) (unchanged)"),
     );
+}
+
+/// CMake runs a compiler launcher before each compile: scikit-build-core
+/// 1.1 packages whose `cmake.define` or `cmake.args` set
+/// `CMAKE_C_COMPILER_LAUNCHER` to `sh;-c;…` ran the command at `pip
+/// install`, and the shipped gate allowed both (session 49). Under
+/// thresholds that clear any score and no veto, each is inconclusive,
+/// naming the setting, and so is the same `set(…)` in `CMakeLists.txt`;
+/// `ccache` as the launcher is allowed.
+#[test]
+fn a_cmake_compiler_launcher_is_an_install_hook() {
+    let c = Canary::new();
+    let lax = lax_config(&c);
+    let head = "[build-system]\nrequires = [\"scikit-build-core\"]\nbuild-backend = \"scikit_build_core.build\"\n\n[project]\nname = \"tinypkg\"\nversion = \"1.0\"\n\n[tool.scikit-build]\n";
+    let cmake = |extra: &str| {
+        format!("cmake_minimum_required(VERSION 3.15)\nproject(tinypkg LANGUAGES C)\n{extra}\nadd_library(_m MODULE src/m.c)\n")
+    };
+    for (name, tool, extra, named) in [
+        (
+            "define.tar.gz",
+            "cmake.define = {CMAKE_C_COMPILER_LAUNCHER = \"sh;-c;id\"}\n",
+            "",
+            Some("tinypkg-1.0/pyproject.toml: CMake's `CMAKE_C_COMPILER_LAUNCHER` runs `sh;-c;id` before each compile or link it starts"),
+        ),
+        (
+            "args.tar.gz",
+            "cmake.args = [\"-DCMAKE_C_COMPILER_LAUNCHER=sh;-c;id\"]\n",
+            "",
+            Some("tinypkg-1.0/pyproject.toml: CMake's `CMAKE_C_COMPILER_LAUNCHER` runs `sh;-c;id`"),
+        ),
+        (
+            "cmake.tar.gz",
+            "",
+            "set(CMAKE_C_COMPILER_LAUNCHER sh -c \"id\")",
+            Some("tinypkg-1.0/CMakeLists.txt: CMake's `CMAKE_C_COMPILER_LAUNCHER` runs `sh`"),
+        ),
+        (
+            "ccache.tar.gz",
+            "cmake.define = {CMAKE_C_COMPILER_LAUNCHER = \"ccache\"}\n",
+            "set(CMAKE_CXX_COMPILER_LAUNCHER ccache)",
+            None,
+        ),
+    ] {
+        let pyproject = format!("{head}{tool}");
+        let cmakelists = cmake(extra);
+        let p = tinypkg_sdist(
+            &c,
+            name,
+            "",
+            &[
+                ("tinypkg-1.0/pyproject.toml", pyproject.as_bytes()),
+                ("tinypkg-1.0/CMakeLists.txt", cmakelists.as_bytes()),
+                ("tinypkg-1.0/src/m.c", b"int answer(void) { return 42; }\n"),
+            ],
+        );
+        let (o, r) = scan_path_json_under(&c, &lax, &p);
+        assert_cleared_or_naming(&o, &r, named);
+    }
 }
 
 /// Hatch build hook plugins run what a `pyproject.toml` gives them:
