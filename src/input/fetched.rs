@@ -350,6 +350,11 @@ pub struct WrapFetch {
     /// a `[wrap-file]`; `url` of a `[wrap-git]`, `[wrap-hg]` or
     /// `[wrap-svn]`.
     pub url: String,
+    /// Whether what it fetches is pinned: a `[wrap-file]` whose
+    /// `source_hash` (and `patch_hash`, with a patch) Meson checks, or a
+    /// `[wrap-git]` whose `revision` is a full commit id. Its code is
+    /// unread all the same; it only cannot change without a new release.
+    pub pinned: bool,
 }
 
 /// What the Meson wrap file at `path`, outside a test tree, fetches. It
@@ -401,11 +406,23 @@ pub fn wrap_fetch(path: &str, data: &[u8]) -> Option<WrapFetch> {
     };
     let url = urls.iter().find_map(|k| option(k))?;
     let directory = option("directory").unwrap_or(stem);
+    let hashed = |url: &str, hash: &str| option(url).is_none() || option(hash).is_some();
+    let commit = |v: &str| v.len() == 40 && v.bytes().all(|b| b.is_ascii_hexdigit());
+    let pinned = match kind.as_str() {
+        "wrap-file" => {
+            option("source_url").is_some()
+                && hashed("source_url", "source_hash")
+                && hashed("patch_url", "patch_hash")
+        }
+        "wrap-git" => option("revision").is_some_and(commit) && hashed("patch_url", "patch_hash"),
+        _ => false,
+    };
     Some(WrapFetch {
         directory: format!("{dir}/{}/", directory.trim_end_matches('/')),
         project,
         folder: format!("{dir}/"),
         url: url.to_string(),
+        pinned,
     })
 }
 
@@ -929,6 +946,7 @@ mod tests {
                 project: Some("p-1/".into()),
                 folder: "p-1/subprojects/".into(),
                 url: "https://h/evil.tgz".into(),
+                pinned: true,
             })
         );
         // Git, its folder by the file's name; a subproject's own wraps;
@@ -946,6 +964,18 @@ mod tests {
                 .as_deref(),
             Some("")
         );
+        // Pinned by a hash Meson checks, or a full commit id; a patch
+        // needs its own hash.
+        for (text, pinned) in [
+            ("[wrap-file]\nsource_url = https://h/x.tgz\n", false),
+            ("[wrap-file]\nsource_url = https://h/x.tgz\nsource_hash = 00\npatch_url = https://h/p.zip\n", false),
+            ("[wrap-file]\nsource_url = https://h/x.tgz\nsource_hash = 00\npatch_url = https://h/p.zip\npatch_hash = 01\n", true),
+            ("[wrap-git]\nurl = https://h/x.git\nrevision = head\n", false),
+            ("[wrap-git]\nurl = https://h/x.git\nrevision = 0123456789abcdef0123456789abcdef01234567\n", true),
+            ("[wrap-hg]\nurl = https://h/x\nrevision = 0123456789abcdef0123456789abcdef01234567\n", false),
+        ] {
+            assert_eq!(wrap("p-1/subprojects/x.wrap", text).unwrap().pinned, pinned, "{text}");
+        }
         // A patch fetched over a local folder counts too.
         let patch = "[wrap-file]\ndirectory = x\npatch_url = https://h/p.zip\n";
         assert_eq!(

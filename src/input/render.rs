@@ -1477,8 +1477,7 @@ impl HiddenCode {
                 },
             };
             if paths.binary_search(&meson.as_str()).is_ok() && !any_under(&paths, &wrap.directory) {
-                self.fetched
-                    .push((path, format!("Meson wrap {}", wrap.url)));
+                self.fetched.push((path, wrap_description(&wrap)));
             }
         }
     }
@@ -2167,13 +2166,22 @@ fn native_note(found: &[(String, &'static str)]) -> Option<String> {
     })
 }
 
+/// How a fetched note names a Meson wrap: its URL, and whether a hash or
+/// a commit id pins what it fetches.
+fn wrap_description(wrap: &super::fetched::WrapFetch) -> String {
+    match wrap.pinned {
+        true => format!("Meson wrap {} (pinned by a hash)", wrap.url),
+        false => format!("Meson wrap {}", wrap.url),
+    }
+}
+
 /// The note that makes an input's code opaque when installing it fetches
 /// dependencies from outside a registry ([`super::fetched`]).
 fn fetched_note(found: &[(String, String)]) -> Option<String> {
     let shown: Vec<String> = found.iter().map(|(p, d)| format!("{p}: {d}")).collect();
     files_note(&shown, |n, names| {
         format!(
-            "installing this package fetches {n} dependenc(y/ies) from outside a registry ({names}), whose code no reader of this package's text can judge and which can change without a new release; review what it fetches and allowlist the artifact by sha256"
+            "installing this package fetches {n} dependenc(y/ies) from outside a registry ({names}), whose code no reader of this package's text can judge and which, unless pinned by a hash, can change without a new release; review what it fetches and allowlist the artifact by sha256"
         )
     })
 }
