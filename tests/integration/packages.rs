@@ -3606,14 +3606,12 @@ fn a_wheel_upgrade_pairs_its_dist_info_and_data_folders() {
 /// they name; a row whose digest is not its file's does.
 #[test]
 fn a_wheel_upgrade_s_unchanged_files_are_the_accepted_release_s() {
-    use base64::Engine as _;
-    use sha2::Digest as _;
     let c = Canary::new();
     let lax = lax_config(&c);
     let init = "import marshal\n\n\ndef load(blob):\n    return marshal.loads(blob)\n";
     let wheel = |file: &str, version: &str, core: &str, notes: &str, forged: bool| {
         let info = format!("mini-{version}.dist-info");
-        let mut files = vec![
+        let files = vec![
             ("mini/__init__.py".to_string(), init.to_string()),
             ("mini/core.py".into(), core.into()),
             ("mini/notes.txt".into(), notes.into()),
@@ -3626,25 +3624,12 @@ fn a_wheel_upgrade_s_unchanged_files_are_the_accepted_release_s() {
                 format!("Wheel-Version: 1.0\nGenerator: bdist_wheel ({version})\nRoot-Is-Purelib: true\nTag: py3-none-any\n"),
             ),
         ];
-        let mut record: String = files
-            .iter()
-            .map(|(p, d)| {
-                let digest = base64::engine::general_purpose::URL_SAFE_NO_PAD
-                    .encode(sha2::Sha256::digest(d.as_bytes()));
-                format!("{p},sha256={digest},{}\n", d.len())
-            })
-            .collect();
-        if forged {
-            // Free text in a digest's place: what a loader could decode.
-            record = record.replacen(",sha256=", ",sha256=ZXhlYyhwYXlsb2FkKQ", 1);
-        }
-        record.push_str(&format!("{info}/RECORD,,\n"));
-        files.push((format!("{info}/RECORD"), record));
-        zip_file(
-            &c,
-            file,
-            files.iter().map(|(p, d)| (p.as_str(), d.as_bytes())),
-        )
+        // Free text in a digest's place: what a loader could decode.
+        let forge = |r: String| match forged {
+            true => r.replacen(",sha256=", ",sha256=ZXhlYyhwYXlsb2FkKQ", 1),
+            false => r,
+        };
+        wheel_with_record(&c, file, &info, files, forge)
     };
     let core = |n: u8| format!("def add(a, b):\n    return a + b + {n}\n");
     let base = wheel(
@@ -3689,13 +3674,11 @@ fn a_wheel_upgrade_s_unchanged_files_are_the_accepted_release_s() {
 /// no veto, whole and as an upgrade that leaves them as they were.
 #[test]
 fn a_wheel_s_build_settings_run_nothing() {
-    use base64::Engine as _;
-    use sha2::Digest as _;
     let c = Canary::new();
     let lax = lax_config(&c);
     let wheel = |file: &str, version: &str| {
         let info = format!("mini-{version}.dist-info");
-        let mut files = vec![
+        let files = vec![
             ("mini/__init__.py".to_string(), format!("VERSION = \"{version}\"\n")),
             (
                 "mini/share/cmake/mini.cmake".into(),
@@ -3714,21 +3697,7 @@ fn a_wheel_s_build_settings_run_nothing() {
                 "Wheel-Version: 1.0\nGenerator: bdist_wheel (0.45)\nRoot-Is-Purelib: true\nTag: py3-none-any\n".into(),
             ),
         ];
-        let mut record: String = files
-            .iter()
-            .map(|(p, d)| {
-                let digest = base64::engine::general_purpose::URL_SAFE_NO_PAD
-                    .encode(sha2::Sha256::digest(d.as_bytes()));
-                format!("{p},sha256={digest},{}\n", d.len())
-            })
-            .collect();
-        record.push_str(&format!("{info}/RECORD,,\n"));
-        files.push((format!("{info}/RECORD"), record));
-        zip_file(
-            &c,
-            file,
-            files.iter().map(|(p, d)| (p.as_str(), d.as_bytes())),
-        )
+        wheel_with_record(&c, file, &info, files, |r| r)
     };
     let base = wheel("mini-1.0-py3-none-any.whl", "1.0");
     let new = wheel("mini-1.1-py3-none-any.whl", "1.1");
@@ -4065,6 +4034,35 @@ fn is_number_wheel(c: &Canary, name: &str, added: &[(&str, &[u8])]) -> std::path
 
 /// A zip of `members` (path, bytes), in order, written as `name` in the
 /// test's folder.
+/// A wheel named `name` of `files` and a `RECORD` in the `.dist-info`
+/// folder `info` holding each file's sha256 and size, as `edit` leaves it.
+fn wheel_with_record(
+    c: &Canary,
+    name: &str,
+    info: &str,
+    mut files: Vec<(String, String)>,
+    edit: impl FnOnce(String) -> String,
+) -> std::path::PathBuf {
+    use base64::Engine as _;
+    use sha2::Digest as _;
+    let record: String = files
+        .iter()
+        .map(|(p, d)| {
+            let digest = base64::engine::general_purpose::URL_SAFE_NO_PAD
+                .encode(sha2::Sha256::digest(d.as_bytes()));
+            format!("{p},sha256={digest},{}\n", d.len())
+        })
+        .collect();
+    let mut record = edit(record);
+    record.push_str(&format!("{info}/RECORD,,\n"));
+    files.push((format!("{info}/RECORD"), record));
+    zip_file(
+        c,
+        name,
+        files.iter().map(|(p, d)| (p.as_str(), d.as_bytes())),
+    )
+}
+
 fn zip_file<'a, P: AsRef<str>>(
     c: &Canary,
     name: &str,
