@@ -969,13 +969,11 @@ struct HiddenCode {
     embedded: Vec<(String, Vec<String>)>,
     /// In a version diff, (changed source, unchanged file it embeds).
     embedded_reached: Vec<(String, String)>,
-    /// (manifest or build script, the archive paths a compiler flag may
-    /// name, the flag, whether the compiler reads the file as options,
-    /// whether a version diff left the script as it was)
+    /// Compiler flags that name a file
     /// ([`compiler_flags`](super::launched::compiler_flags)): a hook once
-    /// one of the paths is a member
+    /// the file is known to be a member
     /// ([`resolve_compiler_files`](Self::resolve_compiler_files)).
-    compiler_files: Vec<(String, Vec<String>, String, bool, bool)>,
+    compiler_files: Vec<FlagFile>,
     /// (compiled source, the macros it includes by,
     /// [`computed_includes`](super::launched::computed_includes)), names
     /// to search once the macros' values are known
@@ -1249,8 +1247,13 @@ impl HiddenCode {
             self.fetched.push((m.path.clone(), dep));
         }
         for (candidates, flag, options) in flags.files {
-            self.compiler_files
-                .push((m.path.clone(), candidates, flag, options, false));
+            self.compiler_files.push(FlagFile {
+                script: m.path.clone(),
+                candidates,
+                flag,
+                options,
+                unchanged: false,
+            });
         }
         let names = super::launched::embedded_includes(&m.path, &m.data);
         if !names.is_empty() {
@@ -1440,18 +1443,19 @@ impl HiddenCode {
             return;
         }
         let paths: std::collections::HashSet<&str> = paths.collect();
-        for (script, candidates, flag, options, same) in std::mem::take(&mut self.compiler_files) {
-            let Some(member) = candidates.iter().find(|c| paths.contains(c.as_str())) else {
+        for f in std::mem::take(&mut self.compiler_files) {
+            let Some(member) = f.candidates.iter().find(|c| paths.contains(c.as_str())) else {
                 continue;
             };
-            let mut hook = match options {
+            let flag = &f.flag;
+            let mut hook = match f.options {
                 true => format!("the compiler reads more options from {member} (`{flag}`), and an option can make it run any program (`-wrapper`)"),
                 false => format!("the compiler runs {member} in place of its own program (`{flag}`)"),
             };
-            if same {
+            if f.unchanged {
                 hook.push_str(" (unchanged)");
             }
-            self.hooks.push((script, hook));
+            self.hooks.push((f.script, hook));
         }
     }
 
@@ -1624,11 +1628,11 @@ impl HiddenCode {
         self.embedded.extend(same.embedded);
         // A flag naming a file counts once the file is known to be a
         // member, changed or not ([`resolve_compiler_files`](Self::resolve_compiler_files)).
-        self.compiler_files.extend(
-            same.compiler_files
-                .into_iter()
-                .map(|(s, c, f, o, _)| (s, c, f, o, true)),
-        );
+        self.compiler_files
+            .extend(same.compiler_files.into_iter().map(|f| FlagFile {
+                unchanged: true,
+                ..f
+            }));
         self.required.extend(same.required);
         self.test_builds.extend(same.test_builds);
         // A changed script may start to run an unchanged document that
@@ -2173,6 +2177,23 @@ fn wrap_description(wrap: &super::fetched::WrapFetch) -> String {
         true => format!("Meson wrap {} (pinned by a hash)", wrap.url),
         false => format!("Meson wrap {}", wrap.url),
     }
+}
+
+/// A compiler flag in a manifest or build script that names a file: the
+/// compiler reads it as more options (`@FILE`) or runs it as one of its
+/// programs (`-B`).
+struct FlagFile {
+    /// The manifest or build script.
+    script: String,
+    /// The archive paths the flag may name; the first that is a member
+    /// counts.
+    candidates: Vec<String>,
+    /// The flag as written.
+    flag: String,
+    /// Whether the compiler reads the file as options.
+    options: bool,
+    /// Whether a version diff left the script as it was.
+    unchanged: bool,
 }
 
 /// The note that makes an input's code opaque when installing it fetches
