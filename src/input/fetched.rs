@@ -332,6 +332,69 @@ pub fn off_registry_dependencies(code: &Code, json: Option<&serde_json::Value>) 
     }
 }
 
+/// The dependencies a `Cargo.toml` outside a test tree takes from a git
+/// repository or a registry other than crates.io: a `git` or `registry`
+/// (`registry-index`) key in `[dependencies]`, `[build-dependencies]`,
+/// `[dev-dependencies]`, their `[target.…]` and `[workspace]` forms, a
+/// `[patch.…]` or the old `[replace]`. Cargo fetches them when maturin or
+/// setuptools-rust builds the package, and a build script among them
+/// runs then; the rules read none of their code. crates.io refuses a
+/// crate with such a dependency, so a vendored crate's manifest never
+/// names one: no `Cargo.toml` of the 403 real sdists does (session 49).
+/// A `rev` that is a full commit id is marked pinned.
+pub fn cargo_fetched(code: &Code) -> Vec<String> {
+    if file_name(code.path).0 != "Cargo.toml" || super::render::in_test_tree(code.path) {
+        return Vec::new();
+    }
+    let Some(doc) = code.toml() else {
+        return Vec::new();
+    };
+    const SECTIONS: [&str; 3] = ["dependencies", "build-dependencies", "dev-dependencies"];
+    let mut tables: Vec<(String, &toml::Value)> = Vec::new();
+    for section in SECTIONS {
+        tables.extend(doc.get(section).map(|t| (section.to_string(), t)));
+        let workspace = doc.get("workspace").and_then(|w| w.get(section));
+        tables.extend(workspace.map(|t| (format!("workspace.{section}"), t)));
+    }
+    if let Some(targets) = doc.get("target").and_then(toml::Value::as_table) {
+        for (target, t) in targets {
+            for section in SECTIONS {
+                tables.extend(
+                    t.get(section)
+                        .map(|d| (format!("target.{target}.{section}"), d)),
+                );
+            }
+        }
+    }
+    if let Some(patches) = doc.get("patch").and_then(toml::Value::as_table) {
+        tables.extend(patches.iter().map(|(r, t)| (format!("patch.{r}"), t)));
+    }
+    tables.extend(doc.get("replace").map(|t| ("replace".to_string(), t)));
+    let commit = |v: &str| v.len() == 40 && v.bytes().all(|b| b.is_ascii_hexdigit());
+    let mut out = Vec::new();
+    for (section, table) in tables {
+        let Some(table) = table.as_table() else {
+            continue;
+        };
+        for (name, spec) in table {
+            let from = ["git", "registry", "registry-index"]
+                .into_iter()
+                .find_map(|k| Some((k, spec.get(k)?.as_str()?)));
+            let Some((kind, source)) = from else { continue };
+            let pinned = kind == "git"
+                && spec
+                    .get("rev")
+                    .and_then(toml::Value::as_str)
+                    .is_some_and(commit);
+            out.push(format!(
+                "Cargo's `[{section}.{name}]` from {kind} {source}{}",
+                if pinned { " (pinned by a hash)" } else { "" }
+            ));
+        }
+    }
+    out
+}
+
 /// What a Meson wrap file makes a build fetch: the URL, the folder the
 /// fetched source would lie in (it is fetched only when no file lies
 /// there), and the folder of the project whose `meson.build` reads it.
@@ -934,6 +997,30 @@ pub fn unparsed_setup_cfg(code: &Code) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cargo_manifest_s_git_and_registry_dependencies_are_read() {
+        let fetched = |path: &str, text: &str| cargo_fetched(&Code::new(path, text.as_bytes()));
+        let manifest = "[package]\nname = \"m\"\n\n[dependencies]\nserde = \"1\"\nlocal = { path = \"vendor/local\" }\nevil = { git = \"https://h/evil.git\" }\n\
+                        [build-dependencies.gen]\ngit = \"https://h/gen.git\"\nrev = \"0123456789abcdef0123456789abcdef01234567\"\n\
+                        [target.'cfg(unix)'.dependencies]\nx = { version = \"1\", registry = \"corp\" }\n\
+                        [workspace.dependencies]\nw = { git = \"https://h/w.git\", branch = \"main\" }\n\
+                        [patch.crates-io]\nlibc = { git = \"https://h/libc.git\" }\n";
+        assert_eq!(
+            fetched("p-1/rust/Cargo.toml", manifest),
+            [
+                "Cargo's `[dependencies.evil]` from git https://h/evil.git",
+                "Cargo's `[workspace.dependencies.w]` from git https://h/w.git",
+                "Cargo's `[build-dependencies.gen]` from git https://h/gen.git (pinned by a hash)",
+                "Cargo's `[target.cfg(unix).dependencies.x]` from registry corp",
+                "Cargo's `[patch.crates-io.libc]` from git https://h/libc.git",
+            ]
+        );
+        // Not a test tree's manifest, another file, or what is not TOML.
+        assert!(fetched("p-1/tests/crate/Cargo.toml", manifest).is_empty());
+        assert!(fetched("p-1/docs/Cargo.txt", manifest).is_empty());
+        assert!(fetched("p-1/Cargo.toml", "[dependencies\nevil = {").is_empty());
+    }
 
     #[test]
     fn a_meson_wrap_that_downloads_is_read() {

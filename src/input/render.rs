@@ -1175,6 +1175,9 @@ impl HiddenCode {
         }
         // pip installs a wheel as built: nothing in it is built again.
         if self.wheel.is_none() {
+            for dep in super::fetched::cargo_fetched(&code) {
+                self.fetched.push((m.path.clone(), dep));
+            }
             if let Some(wrap) = super::fetched::wrap_fetch(&m.path, &m.data) {
                 self.wraps.push((m.path.clone(), wrap));
             }

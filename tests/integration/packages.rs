@@ -4457,7 +4457,8 @@ fn a_rust_crate_that_compiles_a_document_is_not_cleared() {
 /// (session 49). Under thresholds that clear any score and no veto, each
 /// is inconclusive, naming the setting, and so is a source replaced by a
 /// git repository (a fetched dependency); the configuration real crates
-/// ship (macOS link arguments, a vendored directory source) is allowed.
+/// ship (macOS link arguments, a vendored directory source) is allowed;
+/// a `Cargo.toml` dependency from a git repository is a fetched one.
 #[test]
 fn a_cargo_configuration_that_runs_a_program_is_not_cleared() {
     let c = Canary::new();
@@ -4510,6 +4511,26 @@ fn a_cargo_configuration_that_runs_a_program_is_not_cleared() {
         let (o, r) = scan_path_json_under(&c, &lax, &p);
         assert_cleared_or_naming(&o, &r, named);
     }
+    // A dependency from a git repository: Cargo fetched and built one
+    // whose build script ran a command (maturin 1.16, session 49).
+    let git = [
+        cargo,
+        b"\n[dependencies]\nevil = { git = \"https://example.invalid/evil.git\" }\n",
+    ]
+    .concat();
+    let members: Vec<(&str, &[u8])> = vec![
+        ("speedups-0.1.0/pyproject.toml", pyproject),
+        ("speedups-0.1.0/Cargo.toml", &git),
+        ("speedups-0.1.0/src/lib.rs", lib),
+    ];
+    let p = c.dir.path().join("git.tar.gz");
+    std::fs::write(&p, tar_gz(&members, false)).unwrap();
+    let (o, r) = scan_path_json_under(&c, &lax, &p);
+    assert_cleared_or_naming(
+        &o,
+        &r,
+        Some("speedups-0.1.0/Cargo.toml: Cargo's `[dependencies.evil]` from git https://example.invalid/evil.git"),
+    );
 }
 
 /// Cargo runs a crate's `build.rs` when maturin or setuptools-rust builds
