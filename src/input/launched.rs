@@ -1090,12 +1090,19 @@ fn at_line_start(data: &[u8], at: usize) -> bool {
 /// gate allowed it (session 48): `source_includes` resolves a name
 /// beside the source only.
 pub fn searched_includes(path: &str, data: &[u8]) -> Vec<String> {
+    compiled_source_names(path, data).0
+}
+
+/// A compiled source's [`searched_includes`] and
+/// [`embedded_includes`], read in one pass over what its assembler reads
+/// ([`assembled`]).
+pub fn compiled_source_names(path: &str, data: &[u8]) -> (Vec<String>, Vec<String>) {
     let lower = file_name(path).1;
     if super::render::in_test_tree(path) || cargo_leaves_unbuilt(path, &lower) {
-        return Vec::new();
+        return Default::default();
     }
     let Some(language) = source_language(&lower) else {
-        return Vec::new();
+        return Default::default();
     };
     let written = |found: &[(bool, String)]| -> Vec<String> {
         found
@@ -1120,11 +1127,19 @@ pub fn searched_includes(path: &str, data: &[u8]) -> Vec<String> {
     };
     // Inline assembly too: C's `__asm__(".include \"FILE\"")` and Rust's
     // `global_asm!`, whose assembler reads FILE as more of its source.
-    names.extend(assembled(data, false));
+    let (source, mut bytes) = assembled(data);
+    names.extend(source);
+    // Cython holds no assembly (a `.incbin` there is a comment's or a
+    // string's).
+    if language == SourceLanguage::Cython {
+        bytes.clear();
+    }
     // A sort, not a hash set: a million names sort faster than they hash.
-    names.sort_unstable();
-    names.dedup();
-    names
+    for list in [&mut names, &mut bytes] {
+        list.sort_unstable();
+        list.dedup();
+    }
+    (names, bytes)
 }
 
 /// The names C's `#include "FILE"` and `#include <FILE>` (and
@@ -1150,7 +1165,7 @@ fn c_searched_includes(data: &[u8]) -> Vec<String> {
 
 /// The names, as [`include_name`] keeps them, of the files `data`, a
 /// compiled source, hands its assembler or its compiler to read by name,
-/// those it takes as `bytes` or else those it takes as source: GNU as's `.include "FILE"` and NASM's
+/// (those it takes as source, those it takes as bytes): GNU as's `.include "FILE"` and NASM's
 /// `%include "FILE"`, read as more assembly source; `.incbin "FILE"` (also
 /// NASM's `incbin`) and C23's `#embed "FILE"` or `<FILE>`, which put the
 /// file's bytes into the object as they are; and Rust's
@@ -1163,7 +1178,7 @@ fn c_searched_includes(data: &[u8]) -> Vec<String> {
 /// assembly that ran a command from `.init_array`, ran it at import; one
 /// whose `.incbin "docs/logo.png"` put machine code into `.text`, the
 /// same; and the shipped gate allowed both (session 49).
-fn assembled(data: &[u8], bytes: bool) -> Vec<String> {
+fn assembled(data: &[u8]) -> (Vec<String>, Vec<String>) {
     static RE: OnceLock<Regex> = OnceLock::new();
     static RUST: OnceLock<Regex> = OnceLock::new();
     // Without captures, as C's includes are found
@@ -1173,36 +1188,29 @@ fn assembled(data: &[u8], bytes: bool) -> Vec<String> {
         Regex::new(r#"(?:[.%]include|\bincbin|#[ \t]*embed)[ \t]*\\?["'<][^"'<>\\\n]+"#)
             .expect("the assembler include pattern compiles")
     });
-    let mut out: Vec<String> = re
-        .find_iter(data)
-        .filter(|m| {
-            // `incbin` and `#embed` take bytes, `.include` and
-            // `%include` source. C's `#embed` is a directive, at a line's
-            // start; the assembler's are anywhere, a string literal's
-            // text too.
-            match m.as_bytes()[0] {
-                b'#' => bytes && at_line_start(data, m.start()),
-                b'i' => bytes,
-                _ => !bytes,
-            }
-        })
-        .filter_map(|m| {
-            let text = m.as_bytes();
-            let open = text.iter().position(|b| matches!(b, b'"' | b'\'' | b'<'))?;
-            include_name(&text[open + 1..])
-        })
-        .collect();
-    if !bytes {
-        let rust = RUST.get_or_init(|| {
-            Regex::new(r#"\b(?:global_asm|naked_asm|asm)!\s*\(\s*include_str!\s*\(\s*"([^"\n]+)""#)
-                .expect("the Rust assembly include pattern compiles")
-        });
-        out.extend(
-            rust.captures_iter(data)
-                .filter_map(|c| c.get(1).and_then(|m| include_name(m.as_bytes()))),
-        );
+    let (mut source, mut bytes) = (Vec::new(), Vec::new());
+    for m in re.find_iter(data) {
+        let text = m.as_bytes();
+        // `incbin` and `#embed` take bytes, `.include` and `%include`
+        // source. C's `#embed` is a directive, at a line's start; the
+        // assembler's are anywhere, a string literal's text too.
+        let to = match text[0] {
+            b'#' if !at_line_start(data, m.start()) => continue,
+            b'#' | b'i' => &mut bytes,
+            _ => &mut source,
+        };
+        let open = text.iter().position(|b| matches!(b, b'"' | b'\'' | b'<'));
+        to.extend(open.and_then(|o| include_name(&text[o + 1..])));
     }
-    out
+    let rust = RUST.get_or_init(|| {
+        Regex::new(r#"\b(?:global_asm|naked_asm|asm)!\s*\(\s*include_str!\s*\(\s*"([^"\n]+)""#)
+            .expect("the Rust assembly include pattern compiles")
+    });
+    source.extend(
+        rust.captures_iter(data)
+            .filter_map(|c| c.get(1).and_then(|m| include_name(m.as_bytes()))),
+    );
+    (source, bytes)
 }
 
 /// The names, lowercased, of the files whose bytes a compiled source
@@ -1216,17 +1224,7 @@ fn assembled(data: &[u8], bytes: bool) -> Vec<String> {
 /// uv and vendored crates embed JSON and tables with it, and running
 /// them takes a `link_section` or a `transmute` the reader sees.
 pub fn embedded_includes(path: &str, data: &[u8]) -> Vec<String> {
-    let lower = file_name(path).1;
-    if super::render::in_test_tree(path)
-        || cargo_leaves_unbuilt(path, &lower)
-        || source_language(&lower).map_or(true, |l| l == SourceLanguage::Cython)
-    {
-        return Vec::new();
-    }
-    let mut names = assembled(data, true);
-    names.sort_unstable();
-    names.dedup();
-    names
+    compiled_source_names(path, data).1
 }
 
 /// What the compiler flags a build gives make the compiler do besides

@@ -1231,9 +1231,12 @@ impl HiddenCode {
         if file_name(&m.path).0 == "package.json" && npm_reads(&m.path) {
             self.npm = true;
         }
-        let names = super::launched::searched_includes(&m.path, &m.data);
+        let (names, embedded) = super::launched::compiled_source_names(&m.path, &m.data);
         if !names.is_empty() {
             self.searched.push((m.path.clone(), names));
+        }
+        if !embedded.is_empty() {
+            self.embedded.push((m.path.clone(), embedded));
         }
         // A wheel is installed as built: no compiler runs.
         let flags = match self.wheel {
@@ -1257,10 +1260,6 @@ impl HiddenCode {
                 options,
                 unchanged: false,
             });
-        }
-        let names = super::launched::embedded_includes(&m.path, &m.data);
-        if !names.is_empty() {
-            self.embedded.push((m.path.clone(), names));
         }
         let macros = super::launched::computed_includes(&m.path, &m.data);
         if !macros.is_empty() {
