@@ -1306,6 +1306,9 @@ pub fn compiler_flags(path: &str, data: &[u8]) -> CompilerFlags {
     if read || presets {
         out.runs.extend(compiler_launchers(data));
     }
+    if matches!(lower.as_str(), "setup.py" | "build.rs") {
+        out.runs.extend(compiler_environment(data));
+    }
     out.includes.sort_unstable();
     out.includes.dedup();
     out
@@ -1416,6 +1419,88 @@ fn compiler_launchers(data: &[u8]) -> Vec<String> {
             String::from_utf8_lossy(name.as_bytes()),
             value.chars().take(80).collect::<String>()
         ));
+    }
+    out
+}
+
+/// What a `setup.py` or a Cargo build script makes the build run by
+/// setting a compiler's environment variable (`os.environ["CC"] = …`,
+/// `os.environ.setdefault("CXX", …)`, `os.putenv("LDSHARED", …)`, Rust's
+/// `env::set_var("CC", …)`): setuptools runs `CC`, `CXX`, `LDSHARED` as
+/// the compiler and linker, and the `cc` crate runs `CC`. A setuptools 65
+/// package whose `setup.py` set `CC` to `sh -c '…; exec gcc "$@"' gcc`
+/// ran the command at `pip install`; the rules alone allowed it (session
+/// 49). A value that is a string naming a compiler, linker or compiler
+/// cache (`gcc`, `clang-18`, `x86_64-linux-gnu-gcc`, `ccache gcc`) does
+/// not count; any other value, one computed too, does. No `setup.py` of
+/// the 403 real sdists outside a test tree sets one.
+fn compiler_environment(data: &[u8]) -> Vec<String> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    static TOOL: OnceLock<regex::Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(
+            r#"(?:environ\s*\[\s*|environ\.setdefault\(\s*|putenv\(\s*|set_var\(\s*)["']([A-Za-z_]+)["']\s*(?:\]\s*=|,)\s*([^\n]{0,160})"#,
+        )
+        .expect("the compiler environment pattern compiles")
+    });
+    let tool = TOOL.get_or_init(|| {
+        regex::Regex::new(
+            r"^(?:[\w.]+-)*(?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+|clang-cl|icc|icpc|icx|icpx|cl|ld|ar|ranlib|ccache|sccache|distcc)(?:-[\d.]+)?$",
+        )
+        .expect("the compiler name pattern compiles")
+    });
+    let mut out = Vec::new();
+    for c in re.captures_iter(data) {
+        let (Some(name), Some(value)) = (c.get(1), c.get(2)) else {
+            continue;
+        };
+        let name = String::from_utf8_lossy(name.as_bytes());
+        let upper = name.to_ascii_uppercase();
+        if !(names_a_program(&upper) || matches!(upper.as_str(), "LDSHARED" | "LDCXXSHARED")) {
+            continue;
+        }
+        let value = String::from_utf8_lossy(value.as_bytes());
+        // `environ["CC"] == …` compares.
+        if value.starts_with('=') {
+            continue;
+        }
+        let value = value.trim_end().trim_end_matches([')', ';']).trim_end();
+        // A string literal: its words, past a compiler cache.
+        let literal = value
+            .strip_prefix(['"', '\''])
+            .and_then(|v| v.strip_suffix(['"', '\'']))
+            .filter(|v| !v.contains(['"', '\'']));
+        // Its first word a compiler (after a compiler cache, the one the
+        // cache runs), the rest options.
+        let named = literal.is_some_and(|v| {
+            // A system path (`/usr/bin/gcc`) by its name; a relative one
+            // may be a shipped file (`tests/bin/cc`).
+            let base = |w: &str| match w.contains('/') && !w.starts_with('/') {
+                true => String::new(),
+                false => w.rsplit('/').next().unwrap_or(w).to_string(),
+            };
+            let mut words = v.split_whitespace().peekable();
+            let Some(first) = words.next().map(base) else {
+                return false;
+            };
+            if !tool.is_match(&first) {
+                return false;
+            }
+            if matches!(first.as_str(), "ccache" | "sccache" | "distcc") {
+                if let Some(w) = words.next_if(|w| !w.starts_with('-')) {
+                    if !tool.is_match(&base(w)) {
+                        return false;
+                    }
+                }
+            }
+            words.all(|w| w.starts_with('-'))
+        });
+        if !named {
+            out.push(format!(
+                "the build's `{name}` is set to `{}`, which setuptools or the cc crate runs as the compiler or linker",
+                value.chars().take(80).collect::<String>()
+            ));
+        }
     }
     out
 }
@@ -3303,6 +3388,52 @@ mod tests {
         assert_eq!(flags("pkg/tests/setup.py", setup), CompilerFlags::default());
         assert_eq!(flags("pkg/m/util.py", setup), CompilerFlags::default());
         assert_eq!(flags("pkg/docs/notes.txt", setup), CompilerFlags::default());
+    }
+
+    #[test]
+    fn a_compiler_set_in_the_build_s_environment_is_read() {
+        let runs = |path: &str, text: &str| compiler_flags(path, text.as_bytes()).runs;
+        for (path, text, shown) in [
+            (
+                "pkg/setup.py",
+                "os.environ[\"CC\"] = \"sh -c 'id; exec gcc \\\"$@\\\"' gcc\"\n",
+                "the build's `CC` is set to `\"sh -c 'id; exec gcc",
+            ),
+            (
+                "pkg/setup.py",
+                "os.environ.setdefault('CXX', 'tests/bin/cc')\n",
+                "`CXX` is set to `'tests/bin/cc'`",
+            ),
+            (
+                "pkg/setup.py",
+                "os.putenv(\"LDSHARED\", cmd)\n",
+                "`LDSHARED` is set to `cmd`",
+            ),
+            (
+                "pkg/setup.py",
+                "environ['CC']=\"ccache sh\"\n",
+                "`CC` is set to `\"ccache sh\"`",
+            ),
+            (
+                "pkg/build.rs",
+                "std::env::set_var(\"CC\", \"docs/cc.txt\");\n",
+                "`CC` is set to `\"docs/cc.txt\"`",
+            ),
+        ] {
+            let found = runs(path, text);
+            assert_eq!(found.len(), 1, "{text}: {found:?}");
+            assert!(found[0].contains(shown), "{text}: {found:?}");
+        }
+        // A compiler by name, other variables, a comparison; not a test
+        // tree's `setup.py` or another Python file.
+        for (path, text) in [
+            ("pkg/setup.py", "os.environ[\"CC\"] = \"gcc\"\nos.environ.setdefault(\"CC\", \"clang-18\")\nos.environ[\"CXX\"] = \"ccache g++\"\nos.environ['CC'] = '/usr/bin/x86_64-linux-gnu-gcc -m64'\n"),
+            ("pkg/setup.py", "os.environ[\"PATH\"] = x\nos.environ[\"CFLAGS\"] = \"-O2\"\nif os.environ[\"CC\"] == \"icc\":\n    pass\n"),
+            ("pkg/tests/setup.py", "os.environ[\"CC\"] = cmd\n"),
+            ("pkg/tools/build.py", "os.environ[\"CC\"] = cmd\n"),
+        ] {
+            assert!(runs(path, text).is_empty(), "{path}: {text}");
+        }
     }
 
     #[test]

@@ -5419,7 +5419,8 @@ fn a_compiled_source_that_assembles_or_embeds_a_shipped_file_is_not_cleared() {
 /// naming the flag, and so is an upgrade whose `setup.py` adds the `-B`
 /// over the same `tests/bin/as`; flags that name nothing shipped
 /// (`-O2`, `-Wl,-Bsymbolic`, `@loader_path`, a make recipe's `@echo`)
-/// are allowed.
+/// are allowed. So is `CC` set to `gcc` in `setup.py`'s environment, and
+/// not `CC` set to a shell command, which ran at `pip install`.
 #[test]
 fn a_compiler_flag_that_runs_a_program_or_compiles_a_document_is_not_cleared() {
     let c = Canary::new();
@@ -5497,6 +5498,30 @@ fn a_compiler_flag_that_runs_a_program_or_compiles_a_document_is_not_cleared() {
         &r,
         Some("setup.py: the compiler reads more options from docs/flags.txt (`@docs/flags.txt`), and an option can make it run any program (`-wrapper`) (unchanged)"),
     );
+    // The compiler set in `setup.py`'s environment: a command runs, a
+    // compiler by name does not count.
+    for (name, cc, named) in [
+        (
+            "env.tar.gz",
+            "sh -c 'id; exec gcc \\\"$@\\\"' gcc",
+            Some("tinypkg-1.0/setup.py: the build's `CC` is set to"),
+        ),
+        ("env-gcc.tar.gz", "gcc", None),
+    ] {
+        let setup = format!("import os\nfrom setuptools import setup, Extension\n\nos.environ[\"CC\"] = \"{cc}\"\nsetup(name=\"tinypkg\", version=\"1.0\", packages=[\"tinypkg\"], ext_modules=[Extension(\"tinypkg._speedups\", [\"tinypkg/_speedups.c\"])])\n");
+        let members: Vec<(&str, &[u8])> = vec![
+            ("tinypkg-1.0/setup.py", setup.as_bytes()),
+            src,
+            (
+                "tinypkg-1.0/tinypkg/__init__.py",
+                b"from . import _speedups\n",
+            ),
+        ];
+        let p = c.dir.path().join(name);
+        std::fs::write(&p, tar_gz(&members, false)).unwrap();
+        let (o, r) = scan_path_json_under(&c, &lax, &p);
+        assert_cleared_or_naming(&o, &r, named);
+    }
 }
 
 /// CMake runs a compiler launcher before each compile: scikit-build-core
