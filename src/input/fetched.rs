@@ -370,29 +370,43 @@ pub fn cargo_fetched(code: &Code) -> Vec<String> {
         tables.extend(patches.iter().map(|(r, t)| (format!("patch.{r}"), t)));
     }
     tables.extend(doc.get("replace").map(|t| ("replace".to_string(), t)));
-    let commit = |v: &str| v.len() == 40 && v.bytes().all(|b| b.is_ascii_hexdigit());
     let mut out = Vec::new();
     for (section, table) in tables {
         let Some(table) = table.as_table() else {
             continue;
         };
         for (name, spec) in table {
-            let from = ["git", "registry", "registry-index"]
-                .into_iter()
-                .find_map(|k| Some((k, spec.get(k)?.as_str()?)));
-            let Some((kind, source)) = from else { continue };
-            let pinned = kind == "git"
-                && spec
-                    .get("rev")
-                    .and_then(toml::Value::as_str)
-                    .is_some_and(commit);
-            out.push(format!(
-                "Cargo's `[{section}.{name}]` from {kind} {source}{}",
-                if pinned { " (pinned by a hash)" } else { "" }
-            ));
+            if let Some(source) = cargo_source(spec) {
+                out.push(format!("Cargo's `[{section}.{name}]` from {source}"));
+            }
         }
     }
     out
+}
+
+/// Where a Cargo dependency (a `Cargo.toml`'s, or a `[patch]` or
+/// `[source]` table of a Cargo configuration) comes from when that is
+/// outside crates.io: `git URL`, `registry NAME` or `registry-index URL`,
+/// marked "(pinned by a hash)" for a git `rev` that is a full commit id;
+/// `None` for a version, a path or a vendored directory.
+pub(super) fn cargo_source(spec: &toml::Value) -> Option<String> {
+    let (kind, source) = ["git", "registry", "registry-index"]
+        .into_iter()
+        .find_map(|k| Some((k, spec.get(k)?.as_str()?)))?;
+    let pinned = kind == "git"
+        && spec
+            .get("rev")
+            .and_then(toml::Value::as_str)
+            .is_some_and(is_commit_id);
+    Some(format!(
+        "{kind} {source}{}",
+        if pinned { " (pinned by a hash)" } else { "" }
+    ))
+}
+
+/// Whether `v` is a full git commit id (40 hexadecimal digits).
+fn is_commit_id(v: &str) -> bool {
+    v.len() == 40 && v.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 /// What a Meson wrap file makes a build fetch: the URL, the folder the
@@ -470,14 +484,15 @@ pub fn wrap_fetch(path: &str, data: &[u8]) -> Option<WrapFetch> {
     let url = urls.iter().find_map(|k| option(k))?;
     let directory = option("directory").unwrap_or(stem);
     let hashed = |url: &str, hash: &str| option(url).is_none() || option(hash).is_some();
-    let commit = |v: &str| v.len() == 40 && v.bytes().all(|b| b.is_ascii_hexdigit());
     let pinned = match kind.as_str() {
         "wrap-file" => {
             option("source_url").is_some()
                 && hashed("source_url", "source_hash")
                 && hashed("patch_url", "patch_hash")
         }
-        "wrap-git" => option("revision").is_some_and(commit) && hashed("patch_url", "patch_hash"),
+        "wrap-git" => {
+            option("revision").is_some_and(is_commit_id) && hashed("patch_url", "patch_hash")
+        }
         _ => false,
     };
     Some(WrapFetch {

@@ -1617,12 +1617,11 @@ fn cargo_config(path: &str, data: &[u8], out: &mut CompilerFlags) {
             }
         }
     }
+    // A source or a patch is read as a dependency's specification is
+    // (`fetched::cargo_source`).
     let fetched = |kind: &str, name: &str, v: &toml::Value| {
-        ["git", "registry"].into_iter().find_map(|k| {
-            v.get(k)
-                .and_then(string)
-                .map(|url| format!("Cargo's `[{kind}.{name}]` fetches crates from {k} {url}"))
-        })
+        super::fetched::cargo_source(v)
+            .map(|from| format!("Cargo's `[{kind}.{name}]` fetches crates from {from}"))
     };
     if let Some(sources) = doc.get("source").and_then(toml::Value::as_table) {
         out.fetched
