@@ -19,7 +19,7 @@
 use std::cell::OnceCell;
 
 use super::fetched::CfgValues;
-use super::render::is_inert;
+use super::render::{extension, file_name, is_inert};
 use super::unread::{is_script, tests_or_docs};
 
 /// A line that folding changed.
@@ -40,6 +40,8 @@ pub struct Code<'a> {
     folded: Vec<Folded<'a>>,
     toml: OnceCell<Option<toml::Table>>,
     setup_cfg: OnceCell<CfgValues>,
+    prose: OnceCell<Vec<(usize, usize)>>,
+    runs_doctests: OnceCell<bool>,
 }
 
 impl<'a> Code<'a> {
@@ -70,6 +72,8 @@ impl<'a> Code<'a> {
             folded,
             toml: OnceCell::new(),
             setup_cfg: OnceCell::new(),
+            prose: OnceCell::new(),
+            runs_doctests: OnceCell::new(),
         }
     }
 
@@ -176,12 +180,12 @@ impl<'a> Code<'a> {
         }
         let written = self
             .logical_lines()
-            .find(|(_, line)| counts(line) && re.is_match(line))
+            .find(|(_, line)| re.is_match(line) && counts(line))
             .map(|(n, _)| n);
         let folded = self
             .folded()
             .iter()
-            .find(|f| counts(f.line) && re.is_match(&f.text))
+            .find(|f| re.is_match(&f.text) && counts(f.line))
             .map(|f| f.n);
         written.into_iter().chain(folded).min()
     }
@@ -194,7 +198,14 @@ impl<'a> Code<'a> {
     /// `*` below code is code (`a\n  * eval(x)` multiplies): every rule
     /// skipped both as comments before session 33. A line not of this
     /// text (a joined continuation) opening with `*` is taken for code.
+    /// A Python string statement's line is prose ([`is_prose`](Self::is_prose)),
+    /// read as a comment.
     pub fn is_comment(&self, line: &[u8]) -> bool {
+        self.is_comment_as_written(line) || self.is_prose(line)
+    }
+
+    /// [`is_comment`](Self::is_comment) without prose.
+    fn is_comment_as_written(&self, line: &[u8]) -> bool {
         if holds_line_break(line) {
             return false;
         }
@@ -235,6 +246,45 @@ impl<'a> Code<'a> {
             end = from;
         }
         false
+    }
+
+    /// Whether `line`, one of this file's lines (a slice of its text),
+    /// is prose: in a Python file (`.py`, `.pyw`, `.pyi`), every byte of
+    /// it but its leading and trailing spacing lies in one string
+    /// statement ([`prose::string_statements`](super::prose::string_statements)),
+    /// which Python evaluates and drops. A doctest line there (`>>>`,
+    /// `...`) is prose only while the file does not run its doctests
+    /// ([`doctest_runner`](super::unread::doctest_runner)). The spans are
+    /// found once, on the first asking: only a file a rule matched asks.
+    pub fn is_prose(&self, line: &[u8]) -> bool {
+        let start = (line.as_ptr() as usize).wrapping_sub(self.data.as_ptr() as usize);
+        if start > self.data.len() || start + line.len() > self.data.len() {
+            return false;
+        }
+        let spans = self.prose.get_or_init(|| {
+            let python = matches!(extension(&file_name(self.path).1), "py" | "pyw" | "pyi");
+            if python {
+                super::prose::string_statements(self.data)
+            } else {
+                Vec::new()
+            }
+        });
+        let lead = line.len() - line.trim_ascii_start().len();
+        let t = line.trim_ascii();
+        if spans.is_empty() || t.is_empty() {
+            return false;
+        }
+        let (from, to) = (start + lead, start + lead + t.len());
+        let within = match spans.partition_point(|&(s, _)| s <= from) {
+            0 => false,
+            n => to <= spans[n - 1].1,
+        };
+        let doctest = t.starts_with(b">>>") || t.starts_with(b"...");
+        within
+            && !(doctest
+                && *self
+                    .runs_doctests
+                    .get_or_init(|| super::unread::doctest_runner().is_match(self.data)))
     }
 
     /// The line that holds byte `at`, without its line break.
@@ -380,6 +430,37 @@ mod tests {
 
     /// JavaScript's Unicode spacing comes out as ASCII, byte for byte
     /// elsewhere, and only in JavaScript and TypeScript files.
+    /// A Python string statement's lines are prose, its doctest lines
+    /// too unless the file runs its doctests; a string that is part of a
+    /// statement is not, nor a line holding more than the string, nor any
+    /// line of a file in another language.
+    #[test]
+    fn a_string_statement_s_lines_are_prose() {
+        let src = "\"\"\"Use pickle.loads(b).\n  eval(s)\n\"\"\"\nx = 1\ns = '''\nexec(s)\n'''\n\
+            def f():\n    \"\"\"\n    >>> exec(s)\n    \"\"\"  # note\n";
+        let prose = |path: &str, text: &str| {
+            let code = Code::new(path, text.as_bytes());
+            text.split('\n')
+                .enumerate()
+                .filter(|(_, line)| {
+                    code.is_prose(
+                        &code.data[line.as_ptr() as usize - text.as_ptr() as usize..][..line.len()],
+                    )
+                })
+                .map(|(i, _)| i + 1)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(prose("pkg/m.py", src), [1, 2, 3, 9, 10]);
+        let runs = format!("{src}import doctest\ndoctest.testmod()\n");
+        assert_eq!(prose("pkg/m.py", &runs), [1, 2, 3, 9]);
+        assert_eq!(prose("pkg/m.js", src), Vec::<usize>::new());
+        assert_eq!(prose("pkg/m.pyx", src), Vec::<usize>::new());
+        // A line that is not the file's own is never prose.
+        let code = Code::new("pkg/m.py", src.as_bytes());
+        assert!(!code.is_prose(b"  eval(s)"));
+        assert!(code.is_comment(code.line_at(src.find("eval").unwrap())));
+    }
+
     #[test]
     fn javascript_spacing_is_written_as_ascii() {
         let js = "const\u{a0}run\u{3000}=\u{2009}eval;\u{feff}\n// c\u{2028}run(x)\u{2029}\n";

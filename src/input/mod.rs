@@ -17,6 +17,7 @@ pub mod launched;
 pub mod metadata;
 mod native;
 pub mod placement;
+pub mod prose;
 pub mod render;
 pub mod repository;
 pub mod spying;

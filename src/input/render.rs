@@ -887,6 +887,33 @@ fn foreign_encoding(path: &str, data: &[u8]) -> Option<String> {
     if !matches!(extension(&file_name(path).1), "py" | "pyw") {
         return None;
     }
+    let name = declared_encoding(data)?;
+    let norm = name.to_ascii_lowercase().replace('_', "-");
+    let transparent = matches!(
+        norm.as_str(),
+        "utf-8" | "utf8" | "utf-8-sig" | "ascii" | "us-ascii" | "latin-1" | "latin1" | "l1"
+    ) || [
+        "iso-8859-",
+        "iso8859-",
+        "cp",
+        "windows-",
+        "euc-",
+        "shift-jis",
+        "gb",
+        "big5",
+        "koi8-",
+        "mac-",
+    ]
+    .iter()
+    .any(|p| norm.starts_with(p));
+    (!transparent).then_some(name)
+}
+
+/// The source encoding a Python file's `coding` cookie names (PEP 263:
+/// the first `coding:` or `coding=` on a comment line among its first
+/// two, as the pattern `^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)` finds
+/// it), as written; `None` when it names none.
+pub(super) fn declared_encoding(data: &[u8]) -> Option<String> {
     let mut lines = data.split(|&b| b == b'\n');
     let head = [lines.next()?, lines.next().unwrap_or(&[])];
     for line in head {
@@ -900,8 +927,6 @@ fn foreign_encoding(path: &str, data: &[u8]) -> Option<String> {
             }
             continue;
         }
-        // The first `coding:` or `coding=` on the line, as PEP 263's
-        // pattern `^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)` finds it.
         let Some(rest) = t
             .match_indices("coding")
             .find_map(|(at, _)| t[at + "coding".len()..].strip_prefix([':', '=']))
@@ -913,25 +938,7 @@ fn foreign_encoding(path: &str, data: &[u8]) -> Option<String> {
             .chars()
             .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
             .collect();
-        let norm = name.to_ascii_lowercase().replace('_', "-");
-        let transparent = matches!(
-            norm.as_str(),
-            "utf-8" | "utf8" | "utf-8-sig" | "ascii" | "us-ascii" | "latin-1" | "latin1" | "l1"
-        ) || [
-            "iso-8859-",
-            "iso8859-",
-            "cp",
-            "windows-",
-            "euc-",
-            "shift-jis",
-            "gb",
-            "big5",
-            "koi8-",
-            "mac-",
-        ]
-        .iter()
-        .any(|p| norm.starts_with(p));
-        return (!transparent && !name.is_empty()).then_some(name);
+        return (!name.is_empty()).then_some(name);
     }
     None
 }

@@ -148,13 +148,19 @@ fn build(pattern: &str) -> Regex {
 }
 
 /// The first line, as written (not a `#` or `//` comment) or folded, for
-/// which `counts` holds.
+/// which `counts` holds; never a line of prose ([`Code::is_prose`]).
 fn first_line(code: &Code, counts: impl Fn(&[u8]) -> bool) -> Option<usize> {
-    let folded = code.folded().iter().find(|f| counts(&f.text)).map(|f| f.n);
+    let folded = code
+        .folded()
+        .iter()
+        .find(|f| counts(&f.text) && !code.is_prose(f.line))
+        .map(|f| f.n);
     let written = code
         .data
         .split(|&b| b == b'\n')
-        .position(|line| !opens_with_comment(line, &[b"#", b"//"]) && counts(line))
+        .position(|line| {
+            counts(line) && !opens_with_comment(line, &[b"#", b"//"]) && !code.is_prose(line)
+        })
         .map(|n| n + 1);
     match (written, folded) {
         (Some(w), Some(f)) => Some(w.min(f)),
@@ -521,7 +527,7 @@ fn first_named(
             code.data
                 .split(|&b| b == b'\n')
                 .enumerate()
-                .filter(|(_, line)| !comment(line) && gated(line))
+                .filter(|(_, line)| gated(line) && !comment(line))
                 .find_map(|(n, line)| what(line).map(|w| (n + 1, w)))
         })
         .flatten();
@@ -529,7 +535,7 @@ fn first_named(
         .folded()
         .iter()
         .take_while(|f| written.map_or(true, |(w, _)| f.n < w))
-        .filter(|f| !comment(f.line) && gated(&f.text))
+        .filter(|f| gated(&f.text) && !comment(f.line))
         .find_map(|f| what(&f.text).map(|w| (f.n, w)));
     folded.or(written)
 }

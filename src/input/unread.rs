@@ -293,7 +293,7 @@ fn builtins_pattern() -> &'static Regex {
 /// also as imported under another name): in a file that names one, a
 /// `>>>` line is code like any other, and `>>> exec(s)` in a docstring
 /// runs when the module does.
-fn doctest_runner() -> &'static Regex {
+pub(super) fn doctest_runner() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         build(
@@ -423,7 +423,8 @@ pub fn first_opening_in(code: &Code) -> Option<usize> {
         return Some(1);
     }
     let re = opening(lang(path)?);
-    let comment = |line: &[u8]| opens_with_comment(line, &[b"#", b"//", b">>>"]);
+    let comment =
+        |line: &[u8]| opens_with_comment(line, &[b"#", b"//", b">>>"]) || code.is_prose(line);
     let first = |re: &Regex| {
         let written = re
             .find_iter(code.data)
@@ -434,7 +435,7 @@ pub fn first_opening_in(code: &Code) -> Option<usize> {
             .folded()
             .iter()
             .take_while(|f| written.map_or(true, |w| f.n < w))
-            .find(|f| !comment(f.line) && re.is_match(&f.text))
+            .find(|f| re.is_match(&f.text) && !comment(f.line))
             .map(|f| f.n);
         folded.or(written)
     };
@@ -1205,6 +1206,7 @@ fn unread_run_in_language(code: &Code) -> Option<usize> {
         Lang::Python => {
             opens_with_comment(line, &[b"#"])
                 || (opens_with_comment(line, &[b">>>"]) && !runs_doctests())
+                || code.is_prose(line)
         }
         // `#` opens a private field's line, not a comment.
         Lang::JavaScript => !line.trim_ascii_start().starts_with(b"#") && code.is_comment(line),
@@ -1232,7 +1234,7 @@ fn unread_run_in_language(code: &Code) -> Option<usize> {
             .folded()
             .iter()
             .take_while(|f| written.map_or(true, |w| f.n < w))
-            .find(|f| !comment(f.line) && re.captures_iter(&f.text).any(|c| counts(&f.text, &c)))
+            .find(|f| re.captures_iter(&f.text).any(|c| counts(&f.text, &c)) && !comment(f.line))
             .map(|f| f.n);
         match (written, folded) {
             (Some(w), Some(f)) => Some(w.min(f)),

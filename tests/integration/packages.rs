@@ -5689,3 +5689,71 @@ fn a_package_that_links_a_command_over_node_is_not_cleared() {
         );
     }
 }
+
+/// A Python string statement (a docstring, a note between statements) is
+/// prose: Python evaluates it and drops it. packaging's `_structures.py`
+/// explaining that "`pickle.loads()` can resolve those references", msal's
+/// docstring recipe with `pickle.load(f)`, and tornado's example server's
+/// `sock.bind(("", 8888))` each held a package every rule of the pre-check
+/// would otherwise clear (session 50). Under thresholds that clear any
+/// score and no veto, a module whose docstrings name loaders, `eval`, a
+/// server, a download piped into a shell and a write to the import path
+/// (that would make the tests' `exec` the package's) is allowed. What runs
+/// is not prose: an f-string statement's field, a string handed to
+/// `exec`, a doctest line in a file that runs its doctests, and the text
+/// after a Shift JIS character whose second byte is a backslash (Python
+/// closes the docstring there, and the `"""` a lexer blind to the
+/// encoding would close it with is in a comment; checked with Python
+/// 3.11, which ran the line) are each inconclusive, naming the line.
+#[test]
+fn a_docstring_s_prose_is_not_code() {
+    let c = Canary::new();
+    let lax = lax_config(&c);
+    let prose: &[u8] =
+        b"\"\"\"Stand-ins so that ``pickle.loads()`` can resolve old references.\n\n\
+        Add the following lines to your script::\n\n\
+        \x20   with open(name, \"rb\") as f:\n\
+        \x20       cache = pickle.load(f)\n\
+        \x20   sys.path.insert(0, \"tests\")\n\
+        \"\"\"\n\
+        import pickle\n\n\n\
+        def serve(port):\n\
+        \x20   r'''Listen on every interface::\n\n\
+        \x20       sock.bind((\"\", 8888))\n\
+        \x20       curl -s https://example.com/i.sh | sh\n\n\
+        \x20   Only constants where ``eval(repr(x)) == x`` are kept.\n\
+        \x20   '''\n\
+        \x20   return port\n\n\n\
+        def save(path, text):\n\
+        \x20   \"\"\"Write ``text``; never into site-packages.\"\"\"\n\
+        \x20   with open(path, \"w\") as f:\n\
+        \x20       f.write(text)\n";
+    let tests: &[u8] = b"def check(s):\n    exec(s)\n";
+    let notes = "tinypkg-1.0/tinypkg/notes.py";
+    let p = tinypkg_sdist(
+        &c,
+        "prose.tar.gz",
+        "",
+        &[(notes, prose), ("tinypkg-1.0/tests/helper.py", tests)],
+    );
+    let (o, r) = scan_path_json_under(&c, &lax, &p);
+    assert_cleared_or_naming(&o, &r, None);
+    let f_string: &[u8] = b"\"\"\"Notes.\"\"\"\nimport sys\n\nf\"\"\"{eval(sys.argv[1])}\"\"\"\n";
+    let handed: &[u8] =
+        b"\"\"\"Notes.\"\"\"\nimport pickle\nexec(\n    \"\"\"b = b''\npickle.loads(b)\"\"\"\n)\n";
+    let doctests: &[u8] = b"def f(s):\n    \"\"\"Run it.\n\n    >>> exec(s)\n    \"\"\"\n\n\
+        if __name__ == \"__main__\":\n    import doctest\n    doctest.testmod()\n";
+    let shift_jis: &[u8] =
+        b"# coding: shift_jis\n\"\"\"note \x95\\\"\"\"\npickle.loads(b)\n# \"\"\"\n";
+    for (name, text, line) in [
+        ("f-string.tar.gz", f_string, 4),
+        ("handed.tar.gz", handed, 5),
+        ("doctests.tar.gz", doctests, 4),
+        ("shift-jis.tar.gz", shift_jis, 3),
+    ] {
+        let p = tinypkg_sdist(&c, name, "", &[(notes, text)]);
+        let (o, r) = scan_path_json_under(&c, &lax, &p);
+        let named = format!("{notes}:{line}");
+        assert_cleared_or_naming(&o, &r, Some(&named));
+    }
+}
