@@ -1305,6 +1305,7 @@ pub fn compiler_flags(path: &str, data: &[u8]) -> CompilerFlags {
     }
     if read || presets {
         out.runs.extend(compiler_launchers(data));
+        out.runs.extend(cmake_programs(data));
     }
     if matches!(lower.as_str(), "setup.py" | "build.rs") {
         out.runs.extend(compiler_environment(data));
@@ -1436,18 +1437,11 @@ fn compiler_launchers(data: &[u8]) -> Vec<String> {
 /// the 403 real sdists outside a test tree sets one.
 fn compiler_environment(data: &[u8]) -> Vec<String> {
     static RE: OnceLock<Regex> = OnceLock::new();
-    static TOOL: OnceLock<regex::Regex> = OnceLock::new();
     let re = RE.get_or_init(|| {
         Regex::new(
             r#"(?:environ\s*\[\s*|environ\.setdefault\(\s*|putenv\(\s*|set_var\(\s*)["']([A-Za-z_]+)["']\s*(?:\]\s*=|,)\s*([^\n]{0,160})"#,
         )
         .expect("the compiler environment pattern compiles")
-    });
-    let tool = TOOL.get_or_init(|| {
-        regex::Regex::new(
-            r"^(?:[\w.]+-)*(?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+|clang-cl|icc|icpc|icx|icpx|cl|ld|ar|ranlib|ccache|sccache|distcc)(?:-[\d.]+)?$",
-        )
-        .expect("the compiler name pattern compiles")
     });
     let mut out = Vec::new();
     for c in re.captures_iter(data) {
@@ -1470,37 +1464,122 @@ fn compiler_environment(data: &[u8]) -> Vec<String> {
             .strip_prefix(['"', '\''])
             .and_then(|v| v.strip_suffix(['"', '\'']))
             .filter(|v| !v.contains(['"', '\'']));
-        // Its first word a compiler (after a compiler cache, the one the
-        // cache runs), the rest options.
-        let named = literal.is_some_and(|v| {
-            // A system path (`/usr/bin/gcc`) by its name; a relative one
-            // may be a shipped file (`tests/bin/cc`).
-            let base = |w: &str| match w.contains('/') && !w.starts_with('/') {
-                true => String::new(),
-                false => w.rsplit('/').next().unwrap_or(w).to_string(),
-            };
-            let mut words = v.split_whitespace().peekable();
-            let Some(first) = words.next().map(base) else {
-                return false;
-            };
-            if !tool.is_match(&first) {
-                return false;
-            }
-            if matches!(first.as_str(), "ccache" | "sccache" | "distcc") {
-                if let Some(w) = words.next_if(|w| !w.starts_with('-')) {
-                    if !tool.is_match(&base(w)) {
-                        return false;
-                    }
-                }
-            }
-            words.all(|w| w.starts_with('-'))
-        });
-        if !named {
+        if !literal.is_some_and(names_a_tool) {
             out.push(format!(
                 "the build's `{name}` is set to `{}`, which setuptools or the cc crate runs as the compiler or linker",
                 value.chars().take(80).collect::<String>()
             ));
         }
+    }
+    out
+}
+
+/// Whether `command` (words apart by spaces) names a compiler, linker,
+/// archiver or compiler cache, with options: its first word one of them
+/// (after a compiler cache, the one the cache runs), the rest options
+/// (`gcc`, `clang-18 -m64`, `x86_64-linux-gnu-gcc`, `ccache g++`,
+/// `/usr/bin/cc`), none of which makes the tool run another program
+/// (`-B`, `-wrapper`, `-specs`, `-fplugin`, `-fuse-ld`, `--ld-path`,
+/// nvcc's `-ccbin`, options handed on with `-Wl,`, `-Xlinker` and kin,
+/// an `@FILE` of options). A system path counts by its name; a relative
+/// one (`tests/bin/cc`) may be a shipped file, and does not. A build tool
+/// (`make`) is no compiler: as `CC` it would run the package's
+/// `Makefile`.
+fn names_a_tool(command: &str) -> bool {
+    static TOOL: OnceLock<regex::Regex> = OnceLock::new();
+    let tool = TOOL.get_or_init(|| {
+        regex::Regex::new(
+            r"^(?:[\w.]+-)*(?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+|clang-cl|icc|icpc|icx|icpx|cl|ld|ld\.lld|ld\.gold|lld|lld-link|link|ar|ranlib|gfortran|flang|flang-new|ifort|ifx|nvcc|nasm|yasm|as|ml64|ccache|sccache|distcc)(?:-[\d.]+)?(?:\.exe)?$",
+        )
+        .expect("the compiler name pattern compiles")
+    });
+    let base = |w: &str| match w.contains('/') && !w.starts_with('/') {
+        true => String::new(),
+        false => w.rsplit('/').next().unwrap_or(w).to_string(),
+    };
+    let mut words = command.split_whitespace().peekable();
+    let Some(first) = words.next().map(base) else {
+        return false;
+    };
+    if !tool.is_match(&first) {
+        return false;
+    }
+    if matches!(first.as_str(), "ccache" | "sccache" | "distcc") {
+        if let Some(w) = words.next_if(|w| !w.starts_with('-')) {
+            if !tool.is_match(&base(w)) {
+                return false;
+            }
+        }
+    }
+    let runs = [
+        "-B",
+        "-wrapper",
+        "-specs",
+        "--specs",
+        "-fplugin",
+        "-fuse-ld",
+        "--ld-path",
+        "-ccbin",
+        "--compiler-bindir",
+        "-Wl,",
+        "-Wa,",
+        "-Wp,",
+        "-Xlinker",
+        "-Xassembler",
+        "-Xpreprocessor",
+        "-Xcompiler",
+        "-Xclang",
+    ];
+    words.all(|w| w.starts_with('-') && !runs.iter().any(|r| w.starts_with(r)))
+}
+
+/// What CMake runs as a compiler, linker, archiver or build tool, where
+/// `data` (a CMake script, a `pyproject.toml`'s `cmake.define` or
+/// `cmake.args`, a preset's `cacheVariables`) assigns it:
+/// `CMAKE_<LANG>_COMPILER` (C, CXX, CUDA, ASM_NASM, the CUDA host
+/// compiler, …) and its `_AR` and `_RANLIB`, `CMAKE_LINKER`, `CMAKE_AR`,
+/// `CMAKE_RANLIB`, `CMAKE_MAKE_PROGRAM`. scikit-build-core 1.1 packages
+/// whose `CMakeLists.txt` set the C compiler, or whose toolchain file
+/// (`cmake.define`'s `CMAKE_TOOLCHAIN_FILE`) did, to a shipped script,
+/// or set the linker to one that a link rule of theirs ran, ran the
+/// script at `pip install` (session 50). A value naming a tool
+/// ([`names_a_tool`]; a CMake list's `;` read as a space), the compiler
+/// CMake already has (`${CMAKE_C_COMPILER}`) or one the user's
+/// environment names (`$ENV{CC}`) does not count; any other, one CMake
+/// computes (`${triple}-gcc`) too, does, as no reader knows it.
+fn cmake_programs(data: &[u8]) -> Vec<String> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    static KNOWN: OnceLock<regex::Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(
+            r#"((?i:\bset)\s*\(\s*)?(CMAKE_(?:(?:[A-Z]+_)+COMPILER(?:_AR|_RANLIB)?|LINKER|AR|RANLIB|MAKE_PROGRAM))\b(?::[A-Za-z]+)?["']?(\s*[=:]\s*|\s+)["']?([^"'\s)\]]+)"#,
+        )
+        .expect("the CMake program pattern compiles")
+    });
+    let known = KNOWN.get_or_init(|| {
+        regex::Regex::new(r"^(?:\$\{CMAKE_(?:[A-Z]+_)+COMPILER\}|\$ENV\{\w+\})$")
+            .expect("the known program pattern compiles")
+    });
+    let mut out = Vec::new();
+    for c in re.captures_iter(data) {
+        let (Some(name), Some(sep), Some(value)) = (c.get(2), c.get(3), c.get(4)) else {
+            continue;
+        };
+        let set = c.get(1).is_some();
+        let assigned = sep.as_bytes().iter().any(|b| matches!(b, b'=' | b':'));
+        if !(set || assigned) {
+            continue;
+        }
+        let value = String::from_utf8_lossy(value.as_bytes());
+        let program = value.split(';').next().unwrap_or("");
+        if known.is_match(program) || names_a_tool(&value.replace(';', " ")) {
+            continue;
+        }
+        out.push(format!(
+            "CMake's `{}` is set to `{}`, which CMake runs as that program",
+            String::from_utf8_lossy(name.as_bytes()),
+            value.chars().take(80).collect::<String>()
+        ));
     }
     out
 }
@@ -3418,6 +3497,23 @@ mod tests {
                 "std::env::set_var(\"CC\", \"docs/cc.txt\");\n",
                 "`CC` is set to `\"docs/cc.txt\"`",
             ),
+            // A build tool runs the package's own scripts; a compiler's
+            // option can name a program it runs.
+            (
+                "pkg/setup.py",
+                "os.environ[\"CC\"] = \"make\"\n",
+                "`CC` is set to `\"make\"`",
+            ),
+            (
+                "pkg/setup.py",
+                "os.environ[\"CXX\"] = \"nvcc -ccbin=tests/bin\"\n",
+                "`CXX` is set to `\"nvcc -ccbin=tests/bin\"`",
+            ),
+            (
+                "pkg/setup.py",
+                "os.environ[\"LDSHARED\"] = \"gcc -shared -fuse-ld=tests/bin/ld\"\n",
+                "`LDSHARED` is set to",
+            ),
         ] {
             let found = runs(path, text);
             assert_eq!(found.len(), 1, "{text}: {found:?}");
@@ -3430,6 +3526,77 @@ mod tests {
             ("pkg/setup.py", "os.environ[\"PATH\"] = x\nos.environ[\"CFLAGS\"] = \"-O2\"\nif os.environ[\"CC\"] == \"icc\":\n    pass\n"),
             ("pkg/tests/setup.py", "os.environ[\"CC\"] = cmd\n"),
             ("pkg/tools/build.py", "os.environ[\"CC\"] = cmd\n"),
+        ] {
+            assert!(runs(path, text).is_empty(), "{path}: {text}");
+        }
+    }
+
+    /// What CMake runs as a compiler, linker, archiver or build tool, set
+    /// to anything but a tool's name, the compiler CMake has or the
+    /// user's environment's, counts wherever CMake reads it.
+    #[test]
+    fn a_cmake_program_set_to_a_script_is_read() {
+        let runs = |path: &str, text: &str| compiler_flags(path, text.as_bytes()).runs;
+        for (path, text, shown) in [
+            (
+                "pkg/CMakeLists.txt",
+                "SET(CMAKE_C_COMPILER \"${CMAKE_CURRENT_SOURCE_DIR}/tools/cc\")\nproject(x C)\n",
+                "CMake's `CMAKE_C_COMPILER` is set to `${CMAKE_CURRENT_SOURCE_DIR}/tools/cc`",
+            ),
+            (
+                "pkg/cmake/tc.cmake",
+                "set(CMAKE_CXX_COMPILER ${triple}-g++)\n",
+                "`CMAKE_CXX_COMPILER` is set to `${triple}-g++`",
+            ),
+            (
+                "pkg/CMakeLists.txt",
+                "set(CMAKE_LINKER tools/ld)\n",
+                "`CMAKE_LINKER` is set to `tools/ld`",
+            ),
+            (
+                "pkg/pyproject.toml",
+                "[tool.scikit-build]\ncmake.define = {CMAKE_C_COMPILER = \"sh;-c;id && exec gcc $@;gcc\"}\n",
+                "`CMAKE_C_COMPILER` is set to `sh;-c;id`",
+            ),
+            (
+                "pkg/pyproject.toml",
+                "[tool.scikit-build]\ncmake.args = [\"-DCMAKE_ASM_NASM_COMPILER=docs/nasm.txt\"]\n",
+                "`CMAKE_ASM_NASM_COMPILER` is set to `docs/nasm.txt`",
+            ),
+            (
+                "pkg/CMakePresets.json",
+                "{\"configurePresets\": [{\"cacheVariables\": {\"CMAKE_MAKE_PROGRAM\": \"make\"}}]}\n",
+                "`CMAKE_MAKE_PROGRAM` is set to `make`",
+            ),
+            (
+                "pkg/CMakeLists.txt",
+                "set(CMAKE_CUDA_HOST_COMPILER \"${CMAKE_SOURCE_DIR}/cc\")\n",
+                "`CMAKE_CUDA_HOST_COMPILER`",
+            ),
+        ] {
+            let found = runs(path, text);
+            assert_eq!(found.len(), 1, "{text}: {found:?}");
+            assert!(found[0].contains(shown), "{text}: {found:?}");
+        }
+        // Tools by name (a CMake list of a compiler and its options
+        // too), the compiler CMake found, the environment's; reading or
+        // testing a variable; a launcher (another rule's); a test tree.
+        for (path, text) in [
+            (
+                "pkg/CMakeLists.txt",
+                "set(CMAKE_C_COMPILER clang)\nset(CMAKE_CXX_COMPILER /usr/bin/g++)\nset(CMAKE_AR llvm-ar)\n\
+                 SET(CMAKE_ASM_COMPILER ${CMAKE_C_COMPILER})\nset(CMAKE_C_COMPILER $ENV{CC})\n",
+            ),
+            (
+                "pkg/pyproject.toml",
+                "[tool.scikit-build]\ncmake.define = {CMAKE_C_COMPILER = \"gcc;-m64\", CMAKE_CUDA_COMPILER = \"nvcc\"}\n",
+            ),
+            (
+                "pkg/CMakeLists.txt",
+                "if(CMAKE_C_COMPILER MATCHES clang)\nendif()\nexecute_process(COMMAND ${CMAKE_C_COMPILER} --version)\n\
+                 message(STATUS \"CMAKE_C_COMPILER_ID is ${CMAKE_C_COMPILER_ID}\")\nset(CMAKE_C_COMPILER_LAUNCHER ccache)\n",
+            ),
+            ("pkg/tests/CMakeLists.txt", "set(CMAKE_C_COMPILER tools/cc)\n"),
         ] {
             assert!(runs(path, text).is_empty(), "{path}: {text}");
         }

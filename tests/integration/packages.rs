@@ -5527,10 +5527,14 @@ fn a_compiler_flag_that_runs_a_program_or_compiles_a_document_is_not_cleared() {
 /// CMake runs a compiler launcher before each compile: scikit-build-core
 /// 1.1 packages whose `cmake.define` or `cmake.args` set
 /// `CMAKE_C_COMPILER_LAUNCHER` to `sh;-c;…` ran the command at `pip
-/// install`, and the shipped gate allowed both (session 49). Under
-/// thresholds that clear any score and no veto, each is inconclusive,
-/// naming the setting, and so is the same `set(…)` in `CMakeLists.txt`;
-/// `ccache` as the launcher is allowed.
+/// install`, and the shipped gate allowed both (session 49). It runs its
+/// compiler and linker too: packages whose `CMakeLists.txt` or toolchain
+/// file set `CMAKE_C_COMPILER`, or `CMAKE_LINKER` with a link rule using
+/// it, to a shipped script ran it, and both configs allowed them
+/// (session 50). Under thresholds that clear any score and no veto, each
+/// is inconclusive, naming the setting, and so is the same `set(…)` in
+/// `CMakeLists.txt`; `ccache` as the launcher, and `gcc` or `/usr/bin/gcc`
+/// as the compiler, are allowed.
 #[test]
 fn a_cmake_compiler_launcher_is_an_install_hook() {
     let c = Canary::new();
@@ -5564,19 +5568,46 @@ fn a_cmake_compiler_launcher_is_an_install_hook() {
             "set(CMAKE_CXX_COMPILER_LAUNCHER ccache)",
             None,
         ),
+        (
+            "compiler.tar.gz",
+            "",
+            "set(CMAKE_C_COMPILER \"${CMAKE_CURRENT_SOURCE_DIR}/tools/cc\")",
+            Some("tinypkg-1.0/CMakeLists.txt: CMake's `CMAKE_C_COMPILER` is set to `${CMAKE_CURRENT_SOURCE_DIR}/tools/cc`, which CMake runs as that program"),
+        ),
+        (
+            "toolchain.tar.gz",
+            "cmake.define = {CMAKE_TOOLCHAIN_FILE = \"cmake/tc.cmake\"}\n",
+            "",
+            Some("tinypkg-1.0/cmake/tc.cmake: CMake's `CMAKE_C_COMPILER` is set to `${CMAKE_CURRENT_LIST_DIR}/../tools/cc`"),
+        ),
+        (
+            "linker.tar.gz",
+            "",
+            "set(CMAKE_LINKER tools/ld)",
+            Some("tinypkg-1.0/CMakeLists.txt: CMake's `CMAKE_LINKER` is set to `tools/ld`"),
+        ),
+        (
+            "named.tar.gz",
+            "cmake.define = {CMAKE_C_COMPILER = \"gcc\"}\n",
+            "set(CMAKE_CXX_COMPILER /usr/bin/g++)",
+            None,
+        ),
     ] {
         let pyproject = format!("{head}{tool}");
         let cmakelists = cmake(extra);
-        let p = tinypkg_sdist(
-            &c,
-            name,
-            "",
-            &[
-                ("tinypkg-1.0/pyproject.toml", pyproject.as_bytes()),
-                ("tinypkg-1.0/CMakeLists.txt", cmakelists.as_bytes()),
-                ("tinypkg-1.0/src/m.c", b"int answer(void) { return 42; }\n"),
-            ],
-        );
+        let mut members: Vec<(&str, &[u8])> = vec![
+            ("tinypkg-1.0/pyproject.toml", pyproject.as_bytes()),
+            ("tinypkg-1.0/CMakeLists.txt", cmakelists.as_bytes()),
+            ("tinypkg-1.0/src/m.c", b"int answer(void) { return 42; }\n"),
+            ("tinypkg-1.0/tools/cc", b"#!/bin/sh\nid\nexec gcc \"$@\"\n"),
+        ];
+        if name == "toolchain.tar.gz" {
+            members.push((
+                "tinypkg-1.0/cmake/tc.cmake",
+                b"set(CMAKE_C_COMPILER \"${CMAKE_CURRENT_LIST_DIR}/../tools/cc\")\n",
+            ));
+        }
+        let p = tinypkg_sdist(&c, name, "", &members);
         let (o, r) = scan_path_json_under(&c, &lax, &p);
         assert_cleared_or_naming(&o, &r, named);
     }
