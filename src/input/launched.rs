@@ -1397,31 +1397,40 @@ fn compiler_launchers(data: &[u8]) -> Vec<String> {
         "icecream",
     ];
     let mut out = Vec::new();
-    for c in re.captures_iter(data) {
-        let (Some(name), Some(sep), Some(value)) = (c.get(2), c.get(3), c.get(4)) else {
-            continue;
-        };
-        // An assignment: CMake's `set(NAME …)` or a property's `NAME …`,
-        // or `NAME=…`, `NAME = …`, `"NAME": …`; not `if(NAME)` or a
-        // mention in prose.
-        let set = c.get(1).is_some();
-        let assigned = sep.as_bytes().iter().any(|b| matches!(b, b'=' | b':'));
-        if !(set || assigned) {
-            continue;
-        }
-        let value = String::from_utf8_lossy(value.as_bytes());
+    for (name, value) in cmake_assignments(re, data) {
         let program = value.split([';', ' ']).next().unwrap_or("");
         let program = program.rsplit('/').next().unwrap_or(program);
         if caches.contains(&program) {
             continue;
         }
         out.push(format!(
-            "CMake's `{}` runs `{}` before each compile or link it starts",
-            String::from_utf8_lossy(name.as_bytes()),
+            "CMake's `{name}` runs `{}` before each compile or link it starts",
             value.chars().take(80).collect::<String>()
         ));
     }
     out
+}
+
+/// The (variable, value) pairs `re` finds assigned in `data`: its groups
+/// are 1 `set(` (or a property's keyword), 2 the variable, 3 what
+/// separates it from 4 the value. An assignment is CMake's `set(NAME …)`
+/// or a property's `NAME …`, or `NAME=…`, `NAME = …`, `"NAME": …`; not
+/// `if(NAME)` or a mention in prose.
+fn cmake_assignments<'a>(
+    re: &'a Regex,
+    data: &'a [u8],
+) -> impl Iterator<Item = (String, String)> + 'a {
+    re.captures_iter(data).filter_map(|c| {
+        let (name, sep, value) = (c.get(2)?, c.get(3)?, c.get(4)?);
+        let set = c.get(1).is_some();
+        let assigned = sep.as_bytes().iter().any(|b| matches!(b, b'=' | b':'));
+        (set || assigned).then(|| {
+            (
+                String::from_utf8_lossy(name.as_bytes()).into_owned(),
+                String::from_utf8_lossy(value.as_bytes()).into_owned(),
+            )
+        })
+    })
 }
 
 /// What a `setup.py` or a Cargo build script makes the build run by
@@ -1561,23 +1570,13 @@ fn cmake_programs(data: &[u8]) -> Vec<String> {
             .expect("the known program pattern compiles")
     });
     let mut out = Vec::new();
-    for c in re.captures_iter(data) {
-        let (Some(name), Some(sep), Some(value)) = (c.get(2), c.get(3), c.get(4)) else {
-            continue;
-        };
-        let set = c.get(1).is_some();
-        let assigned = sep.as_bytes().iter().any(|b| matches!(b, b'=' | b':'));
-        if !(set || assigned) {
-            continue;
-        }
-        let value = String::from_utf8_lossy(value.as_bytes());
+    for (name, value) in cmake_assignments(re, data) {
         let program = value.split(';').next().unwrap_or("");
         if known.is_match(program) || names_a_tool(&value.replace(';', " ")) {
             continue;
         }
         out.push(format!(
-            "CMake's `{}` is set to `{}`, which CMake runs as that program",
-            String::from_utf8_lossy(name.as_bytes()),
+            "CMake's `{name}` is set to `{}`, which CMake runs as that program",
             value.chars().take(80).collect::<String>()
         ));
     }
@@ -3468,10 +3467,24 @@ mod tests {
         assert_eq!(flags("pkg/docs/notes.txt", setup), CompilerFlags::default());
     }
 
+    /// Each of `once` (path, text, shown): [`compiler_flags`] finds one
+    /// program the build runs there, and says `shown`; each of `none`
+    /// (path, text): none.
+    fn assert_build_runs(once: &[(&str, &str, &str)], none: &[(&str, &str)]) {
+        for (path, text, shown) in once {
+            let found = compiler_flags(path, text.as_bytes()).runs;
+            assert_eq!(found.len(), 1, "{text}: {found:?}");
+            assert!(found[0].contains(shown), "{text}: {found:?}");
+        }
+        for (path, text) in none {
+            let found = compiler_flags(path, text.as_bytes()).runs;
+            assert!(found.is_empty(), "{path}: {text}: {found:?}");
+        }
+    }
+
     #[test]
     fn a_compiler_set_in_the_build_s_environment_is_read() {
-        let runs = |path: &str, text: &str| compiler_flags(path, text.as_bytes()).runs;
-        for (path, text, shown) in [
+        let once = [
             (
                 "pkg/setup.py",
                 "os.environ[\"CC\"] = \"sh -c 'id; exec gcc \\\"$@\\\"' gcc\"\n",
@@ -3514,21 +3527,16 @@ mod tests {
                 "os.environ[\"LDSHARED\"] = \"gcc -shared -fuse-ld=tests/bin/ld\"\n",
                 "`LDSHARED` is set to",
             ),
-        ] {
-            let found = runs(path, text);
-            assert_eq!(found.len(), 1, "{text}: {found:?}");
-            assert!(found[0].contains(shown), "{text}: {found:?}");
-        }
+        ];
         // A compiler by name, other variables, a comparison; not a test
         // tree's `setup.py` or another Python file.
-        for (path, text) in [
+        let none = [
             ("pkg/setup.py", "os.environ[\"CC\"] = \"gcc\"\nos.environ.setdefault(\"CC\", \"clang-18\")\nos.environ[\"CXX\"] = \"ccache g++\"\nos.environ['CC'] = '/usr/bin/x86_64-linux-gnu-gcc -m64'\n"),
             ("pkg/setup.py", "os.environ[\"PATH\"] = x\nos.environ[\"CFLAGS\"] = \"-O2\"\nif os.environ[\"CC\"] == \"icc\":\n    pass\n"),
             ("pkg/tests/setup.py", "os.environ[\"CC\"] = cmd\n"),
             ("pkg/tools/build.py", "os.environ[\"CC\"] = cmd\n"),
-        ] {
-            assert!(runs(path, text).is_empty(), "{path}: {text}");
-        }
+        ];
+        assert_build_runs(&once, &none);
     }
 
     /// What CMake runs as a compiler, linker, archiver or build tool, set
@@ -3536,8 +3544,7 @@ mod tests {
     /// user's environment's, counts wherever CMake reads it.
     #[test]
     fn a_cmake_program_set_to_a_script_is_read() {
-        let runs = |path: &str, text: &str| compiler_flags(path, text.as_bytes()).runs;
-        for (path, text, shown) in [
+        let once = [
             (
                 "pkg/CMakeLists.txt",
                 "SET(CMAKE_C_COMPILER \"${CMAKE_CURRENT_SOURCE_DIR}/tools/cc\")\nproject(x C)\n",
@@ -3573,15 +3580,11 @@ mod tests {
                 "set(CMAKE_CUDA_HOST_COMPILER \"${CMAKE_SOURCE_DIR}/cc\")\n",
                 "`CMAKE_CUDA_HOST_COMPILER`",
             ),
-        ] {
-            let found = runs(path, text);
-            assert_eq!(found.len(), 1, "{text}: {found:?}");
-            assert!(found[0].contains(shown), "{text}: {found:?}");
-        }
+        ];
         // Tools by name (a CMake list of a compiler and its options
         // too), the compiler CMake found, the environment's; reading or
         // testing a variable; a launcher (another rule's); a test tree.
-        for (path, text) in [
+        let none = [
             (
                 "pkg/CMakeLists.txt",
                 "set(CMAKE_C_COMPILER clang)\nset(CMAKE_CXX_COMPILER /usr/bin/g++)\nset(CMAKE_AR llvm-ar)\n\
@@ -3597,36 +3600,29 @@ mod tests {
                  message(STATUS \"CMAKE_C_COMPILER_ID is ${CMAKE_C_COMPILER_ID}\")\nset(CMAKE_C_COMPILER_LAUNCHER ccache)\n",
             ),
             ("pkg/tests/CMakeLists.txt", "set(CMAKE_C_COMPILER tools/cc)\n"),
-        ] {
-            assert!(runs(path, text).is_empty(), "{path}: {text}");
-        }
+        ];
+        assert_build_runs(&once, &none);
     }
 
     #[test]
     fn a_cmake_compiler_launcher_is_read() {
-        let runs = |path: &str, text: &str| compiler_flags(path, text.as_bytes()).runs;
-        for (path, text, shown) in [
+        let once = [
             ("pkg/CMakeLists.txt", "set(CMAKE_C_COMPILER_LAUNCHER sh -c \"id\")\n", "`CMAKE_C_COMPILER_LAUNCHER` runs `sh`"),
             ("pkg/CMakeLists.txt", "set_target_properties(m PROPERTIES\n  CXX_COMPILER_LAUNCHER tests/bin/wrap)\n", "`CXX_COMPILER_LAUNCHER` runs `tests/bin/wrap`"),
             ("pkg/cmake/x.cmake", "set_property(GLOBAL PROPERTY RULE_LAUNCH_COMPILE \"${WRAP}\")\n", "`RULE_LAUNCH_COMPILE` runs `${WRAP}`"),
             ("pkg/pyproject.toml", "[tool.scikit-build]\ncmake.args = [\"-DCMAKE_CUDA_LINKER_LAUNCHER:STRING=sh;-c;id\"]\n", "`CMAKE_CUDA_LINKER_LAUNCHER` runs `sh;-c;id`"),
             ("pkg/pyproject.toml", "[tool.scikit-build]\ncmake.define = {CMAKE_C_COMPILER_LAUNCHER = \"w\"}\n", "`CMAKE_C_COMPILER_LAUNCHER` runs `w`"),
             ("pkg/CMakePresets.json", "{\"configurePresets\": [{\"cacheVariables\": {\"CMAKE_CXX_COMPILER_LAUNCHER\": \"tests/bin/wrap\"}}]}\n", "`CMAKE_CXX_COMPILER_LAUNCHER` runs `tests/bin/wrap`"),
-        ] {
-            let found = runs(path, text);
-            assert_eq!(found.len(), 1, "{text}: {found:?}");
-            assert!(found[0].contains(shown), "{text}: {found:?}");
-        }
+        ];
         // A compiler cache, a test of the setting, prose; not a test
         // tree's script or a file no build reads.
-        for (path, text) in [
+        let none = [
             ("pkg/CMakeLists.txt", "find_program(CCACHE ccache)\nset(CMAKE_C_COMPILER_LAUNCHER ccache)\nset(CMAKE_CXX_COMPILER_LAUNCHER /usr/bin/sccache)\n"),
             ("pkg/CMakeLists.txt", "if(DEFINED CMAKE_C_COMPILER_LAUNCHER)\nendif()\nif(NOT CMAKE_C_COMPILER_LAUNCHER STREQUAL \"\")\nendif()\n# set CMAKE_C_COMPILER_LAUNCHER to speed builds up\n"),
             ("pkg/tests/CMakeLists.txt", "set(CMAKE_C_COMPILER_LAUNCHER sh)\n"),
             ("pkg/docs/build.txt", "set(CMAKE_C_COMPILER_LAUNCHER sh)\n"),
-        ] {
-            assert!(runs(path, text).is_empty(), "{path}: {text}");
-        }
+        ];
+        assert_build_runs(&once, &none);
     }
 
     #[test]
