@@ -40,7 +40,7 @@ pub struct Code<'a> {
     folded: Vec<Folded<'a>>,
     toml: OnceCell<Option<toml::Table>>,
     setup_cfg: OnceCell<CfgValues>,
-    prose: OnceCell<Vec<(usize, usize)>>,
+    prose: OnceCell<super::prose::Statements>,
     runs_doctests: OnceCell<bool>,
 }
 
@@ -261,14 +261,7 @@ impl<'a> Code<'a> {
         if start > self.data.len() || start + line.len() > self.data.len() {
             return false;
         }
-        let spans = self.prose.get_or_init(|| {
-            let python = matches!(extension(&file_name(self.path).1), "py" | "pyw" | "pyi");
-            if python {
-                super::prose::string_statements(self.data)
-            } else {
-                Vec::new()
-            }
-        });
+        let spans = &self.statements().strings;
         let lead = line.len() - line.trim_ascii_start().len();
         let t = line.trim_ascii();
         if spans.is_empty() || t.is_empty() {
@@ -285,6 +278,26 @@ impl<'a> Code<'a> {
                 && *self
                     .runs_doctests
                     .get_or_init(|| super::unread::doctest_runner().is_match(self.data)))
+    }
+
+    /// Whether byte `at` starts a statement that is one call of a bare
+    /// name and nothing else, in a Python file (`compile(s, f, "eval")`,
+    /// its value dropped): [`prose::read`](super::prose::read).
+    pub fn is_dropped_call(&self, at: usize) -> bool {
+        self.statements().calls.binary_search(&at).is_ok()
+    }
+
+    /// The lexer's reading of a Python file (`.py`, `.pyw`, `.pyi`),
+    /// done on the first asking; nothing for another file.
+    fn statements(&self) -> &super::prose::Statements {
+        self.prose.get_or_init(|| {
+            let python = matches!(extension(&file_name(self.path).1), "py" | "pyw" | "pyi");
+            if python {
+                super::prose::read(self.data)
+            } else {
+                Default::default()
+            }
+        })
     }
 
     /// The line that holds byte `at`, without its line break.

@@ -57,10 +57,44 @@ fn lexable_encoding(data: &[u8]) -> bool {
 /// order; empty when the file holds none or the lexer gives up (the
 /// module's doc).
 pub fn string_statements(data: &[u8]) -> Vec<(usize, usize)> {
+    read(data).strings
+}
+
+/// What the lexer found in a Python source: both empty when it gave up.
+#[derive(Debug, Default)]
+pub struct Statements {
+    /// The string statements' byte ranges, in order.
+    pub strings: Vec<(usize, usize)>,
+    /// Where each statement that is one call of a bare name and nothing
+    /// else starts (`compile(src, name, "eval")`, its value dropped),
+    /// in order: the offset of the name.
+    pub calls: Vec<usize>,
+}
+
+/// [`Statements`] of a Python source.
+pub fn read(data: &[u8]) -> Statements {
     if !lexable_encoding(data) {
-        return Vec::new();
+        return Statements::default();
     }
     statements(data).unwrap_or_default()
+}
+
+/// Python's keywords that can open a statement and be followed by `(`.
+const KEYWORDS: [&[u8]; 17] = [
+    b"assert", b"await", b"del", b"elif", b"else", b"except", b"for", b"from", b"if", b"import",
+    b"lambda", b"not", b"raise", b"return", b"while", b"with", b"yield",
+];
+
+/// How far the statement being read is one call of a bare name.
+#[derive(Clone, Copy)]
+enum Call {
+    No,
+    /// A name at the statement's start, at this offset.
+    Name(usize),
+    /// Inside the call's parentheses.
+    Open(usize),
+    /// The call closed; nothing else yet.
+    Closed(usize),
 }
 
 fn is_word(b: u8) -> bool {
@@ -79,8 +113,12 @@ fn prefix(word: &[u8]) -> Option<(bool, bool)> {
     known.then(|| (w.contains(&b'r'), w.contains(&b'f') || w.contains(&b't')))
 }
 
-fn statements(data: &[u8]) -> Option<Vec<(usize, usize)>> {
+fn statements(data: &[u8]) -> Option<Statements> {
     let mut out = Vec::new();
+    let mut calls = Vec::new();
+    // Only a token at bracket depth 0 changes it, but for the call's
+    // own parentheses.
+    let mut call = Call::No;
     let mut depth = 0usize;
     // The next token starts a statement.
     let mut at_start = true;
@@ -100,6 +138,7 @@ fn statements(data: &[u8]) -> Option<Vec<(usize, usize)>> {
                 // Python reads `\r\n` and a lone `\r` as line breaks.
                 if depth == 0 {
                     out.extend(candidate.take());
+                    calls.extend(closed(std::mem::replace(&mut call, Call::No)));
                     at_start = true;
                 }
                 i += 1;
@@ -111,6 +150,12 @@ fn statements(data: &[u8]) -> Option<Vec<(usize, usize)>> {
                 at_start = false;
             }
             b'(' | b'[' | b'{' => {
+                if depth == 0 {
+                    call = match (call, b) {
+                        (Call::Name(s), b'(') => Call::Open(s),
+                        _ => Call::No,
+                    };
+                }
                 depth += 1;
                 candidate = None;
                 at_start = false;
@@ -118,16 +163,26 @@ fn statements(data: &[u8]) -> Option<Vec<(usize, usize)>> {
             }
             b')' | b']' | b'}' => {
                 depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    call = match (call, b) {
+                        (Call::Open(s), b')') => Call::Closed(s),
+                        _ => Call::No,
+                    };
+                }
                 candidate = None;
                 at_start = false;
                 i += 1;
             }
             b';' if depth == 0 => {
                 out.extend(candidate.take());
+                calls.extend(closed(std::mem::replace(&mut call, Call::No)));
                 at_start = true;
                 i += 1;
             }
             b'\'' | b'"' => {
+                if depth == 0 {
+                    call = Call::No;
+                }
                 let end = plain_string(data, i)?;
                 candidate = (at_start && depth == 0).then_some((i, end));
                 at_start = false;
@@ -140,6 +195,15 @@ fn statements(data: &[u8]) -> Option<Vec<(usize, usize)>> {
                 }
                 let quoted = matches!(data.get(i), Some(b'\'' | b'"'));
                 candidate = None;
+                let string = quoted && prefix(&data[start..i]).is_some();
+                if depth == 0 {
+                    // `return (a, b)` and `assert (x)` call nothing.
+                    let keyword = KEYWORDS.contains(&&data[start..i]);
+                    call = match at_start && !string && !keyword {
+                        true => Call::Name(start),
+                        false => Call::No,
+                    };
+                }
                 if let (true, Some((raw, interpolates))) = (quoted, prefix(&data[start..i])) {
                     let end = if interpolates {
                         f_string(data, i, raw, 0)?
@@ -154,6 +218,9 @@ fn statements(data: &[u8]) -> Option<Vec<(usize, usize)>> {
                 at_start = false;
             }
             _ => {
+                if depth == 0 {
+                    call = Call::No;
+                }
                 candidate = None;
                 at_start = false;
                 i += 1;
@@ -164,7 +231,20 @@ fn statements(data: &[u8]) -> Option<Vec<(usize, usize)>> {
         return None;
     }
     out.extend(candidate);
-    Some(out)
+    calls.extend(closed(call));
+    Some(Statements {
+        strings: out,
+        calls,
+    })
+}
+
+/// Where a statement that ended as `call` stands, when it was one call
+/// of a bare name and nothing else.
+fn closed(call: Call) -> Option<usize> {
+    match call {
+        Call::Closed(s) => Some(s),
+        _ => None,
+    }
 }
 
 /// Where the line holding byte `i` ends (its `\n` or `\r`).
@@ -429,6 +509,23 @@ mod tests {
         ] {
             assert_eq!(prose(src), Vec::<&str>::new(), "{src:?}");
         }
+    }
+
+    /// A statement that is one call of a bare name and nothing else is
+    /// found where its name starts; a keyword's parenthesis, a dotted
+    /// name, a call called or used on, and a call inside brackets are
+    /// not.
+    #[test]
+    fn bare_call_statements_are_found() {
+        let src = "compile(a, 'x', 'eval')\nf (x)  # c\ny = 1; g(\n  z,\n)\nreturn (a)\nassert (b)\n\
+                   m.compile(a)\nh(a)(b)\nk(a).c\n[l(a)]\nawait n(a)\nlambda: p(a)\nq(a) if r else s\nt(a), u(b)\nv(a)";
+        let calls: Vec<&str> = read(src.as_bytes())
+            .calls
+            .iter()
+            .map(|&at| &src[at..at + 1])
+            .collect();
+        assert_eq!(calls, ["c", "f", "g", "v"]);
+        assert!(read(b"# coding: gbk\ncompile(a)\n").calls.is_empty());
     }
 
     /// Where the lexer cannot be sure it reads the file as Python does,

@@ -1185,6 +1185,7 @@ fn unread_run_in_language(code: &Code) -> Option<usize> {
         }
         match group {
             Some(g) if !all && lang == Lang::Python && defines(text, g) => false,
+            Some(g) if !all && lang == Lang::Python && dropped_compile(code, text, g) => false,
             Some(g) if !all => !literal_args(&text[g.end()..], false, lang),
             Some(g) => {
                 // `class Function(Base):` and `function Function(` declare,
@@ -1269,6 +1270,24 @@ fn unread_run_in_language(code: &Code) -> Option<usize> {
     let builtins = first(builtins_pattern(), &spans);
     let aliased = runner_aliases(code, &spans).and_then(|re| first(&re, whole));
     [by_name, builtins, aliased].into_iter().flatten().min()
+}
+
+/// Whether the match `g` of `text` (a part of the file's bytes as
+/// written) is a call of the bare name `compile` that is its whole
+/// statement ([`Code::is_dropped_call`]): the code object it makes is
+/// dropped, and nothing runs it. packaging's `compile(python_expression,
+/// "", "eval")` checks a licence expression's syntax. A code object kept
+/// (`c = compile(…)`), passed on or called on runs through `exec`,
+/// `eval` or `types.FunctionType`, and the `compile` counts.
+fn dropped_compile(code: &Code, text: &[u8], g: regex::bytes::Match) -> bool {
+    let offset = (text.as_ptr() as usize).wrapping_sub(code.data.as_ptr() as usize);
+    if offset > code.data.len() || offset + text.len() > code.data.len() {
+        return false;
+    }
+    let Some(k) = memchr::memmem::find(g.as_bytes(), b"compile") else {
+        return false;
+    };
+    code.is_dropped_call(offset + g.start() + k)
 }
 
 /// The words of the modules whose runners [`runner_aliases`] reads under
@@ -1538,7 +1557,20 @@ mod tests {
             "exec(open(p).read())",
             "x = 1\nexec(code, ns)",
             "eval(expr, globals(), locals())",
-            "compile(src, '<x>', 'exec')",
+            "code = compile(src, '<x>', 'exec')",
+            // A code object kept, returned, passed on, or a call that is
+            // not the whole statement: only a bare `compile(…)` alone
+            // drops what it makes.
+            "return compile(src, '<x>', 'exec')",
+            "f = types.FunctionType(compile(src, 'x', 'exec').co_consts[0], {})",
+            "compile(src, 'x', 'exec').co_consts",
+            "compile(src, 'x', 'exec'), run(x)",
+            "@compile(src, 'x', 'exec')\ndef f(): pass",
+            "builtins.compile(src, 'x', 'exec')",
+            "compile(src, 'x', 'exec') if a else b",
+            "x = [\ncompile(src, 'x', 'exec')\n]",
+            "compile(src, 'x', 'exec')(a)",
+            "eval(src)",
             "exec(\n    source,\n)",
             "exec(f'import {name}')",
             "exec('import ' + name)",
@@ -1870,6 +1902,10 @@ mod tests {
             "unpickle = pickle_loads",
             "f = types.FunctionType(g.__code__, globals())",
             "    >>> new = pickle.loads(p)",
+            // A compile whose code object its statement drops (packaging's
+            // syntax check of a licence expression).
+            "try:\n    compile(python_expression, \"\", \"eval\")\nexcept SyntaxError:\n    raise",
+            "compile(src, 'x', 'exec')  # check\nx = 1; compile(b, 'y', 'eval'); y = 2",
             // Definitions call nothing.
             "def eval(self, expr, *, inplace=False):\n    return expr",
             "    def compile(  # noqa\n        pattern,\n    ):",
