@@ -214,9 +214,9 @@ impl<'a> Code<'a> {
             return !code_after_close(body);
         }
         if t.starts_with(b"*") {
-            let start = (line.as_ptr() as usize).wrapping_sub(self.data.as_ptr() as usize);
-            let ours = start <= self.data.len() && start + line.len() <= self.data.len();
-            return ours && self.block_opened_above(start) && !code_after_close(t);
+            return self
+                .offset_of(line)
+                .is_some_and(|start| self.block_opened_above(start) && !code_after_close(t));
         }
         is_comment_line(line)
     }
@@ -257,10 +257,9 @@ impl<'a> Code<'a> {
     /// ([`doctest_runner`](super::unread::doctest_runner)). The spans are
     /// found once, on the first asking: only a file a rule matched asks.
     pub fn is_prose(&self, line: &[u8]) -> bool {
-        let start = (line.as_ptr() as usize).wrapping_sub(self.data.as_ptr() as usize);
-        if start > self.data.len() || start + line.len() > self.data.len() {
+        let Some(start) = self.offset_of(line) else {
             return false;
-        }
+        };
         let spans = &self.statements().strings;
         let lead = line.len() - line.trim_ascii_start().len();
         let t = line.trim_ascii();
@@ -273,11 +272,23 @@ impl<'a> Code<'a> {
             n => to <= spans[n - 1].1,
         };
         let doctest = t.starts_with(b">>>") || t.starts_with(b"...");
-        within
-            && !(doctest
-                && *self
-                    .runs_doctests
-                    .get_or_init(|| super::unread::doctest_runner().is_match(self.data)))
+        within && !(doctest && self.runs_doctests())
+    }
+
+    /// Whether the file names a doctest runner
+    /// ([`doctest_runner`](super::unread::doctest_runner)), which makes
+    /// its `>>>` lines code; searched once, on the first asking.
+    pub fn runs_doctests(&self) -> bool {
+        *self
+            .runs_doctests
+            .get_or_init(|| super::unread::doctest_runner().is_match(self.data))
+    }
+
+    /// Where `part`, a slice of this file's text, starts in it; `None`
+    /// for bytes held elsewhere (a joined continuation, a folded line).
+    pub fn offset_of(&self, part: &[u8]) -> Option<usize> {
+        let start = (part.as_ptr() as usize).wrapping_sub(self.data.as_ptr() as usize);
+        (start <= self.data.len() && start + part.len() <= self.data.len()).then_some(start)
     }
 
     /// Whether byte `at` starts a statement that is one call of a bare
@@ -441,8 +452,6 @@ mod tests {
         assert!(text.toml().is_none() && text.toml().is_none());
     }
 
-    /// JavaScript's Unicode spacing comes out as ASCII, byte for byte
-    /// elsewhere, and only in JavaScript and TypeScript files.
     /// A Python string statement's lines are prose, its doctest lines
     /// too unless the file runs its doctests; a string that is part of a
     /// statement is not, nor a line holding more than the string, nor any
@@ -453,13 +462,10 @@ mod tests {
             def f():\n    \"\"\"\n    >>> exec(s)\n    \"\"\"  # note\n";
         let prose = |path: &str, text: &str| {
             let code = Code::new(path, text.as_bytes());
+            // `Code::new` reads `text`'s own bytes: each line is a slice of them.
             text.split('\n')
                 .enumerate()
-                .filter(|(_, line)| {
-                    code.is_prose(
-                        &code.data[line.as_ptr() as usize - text.as_ptr() as usize..][..line.len()],
-                    )
-                })
+                .filter(|(_, line)| code.is_prose(line.as_bytes()))
                 .map(|(i, _)| i + 1)
                 .collect::<Vec<_>>()
         };
@@ -474,6 +480,8 @@ mod tests {
         assert!(code.is_comment(code.line_at(src.find("eval").unwrap())));
     }
 
+    /// JavaScript's Unicode spacing comes out as ASCII, byte for byte
+    /// elsewhere, and only in JavaScript and TypeScript files.
     #[test]
     fn javascript_spacing_is_written_as_ascii() {
         let js = "const\u{a0}run\u{3000}=\u{2009}eval;\u{feff}\n// c\u{2028}run(x)\u{2029}\n";

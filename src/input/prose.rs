@@ -40,16 +40,7 @@
 /// may be `\` (0x5C), and the lexer would read an escape where Python
 /// reads a closing quote.
 fn lexable_encoding(data: &[u8]) -> bool {
-    let Some(name) = super::render::declared_encoding(data) else {
-        return true;
-    };
-    let norm = name.to_ascii_lowercase().replace('_', "-");
-    matches!(
-        norm.as_str(),
-        "utf-8" | "utf8" | "utf-8-sig" | "ascii" | "us-ascii" | "latin-1" | "latin1" | "l1"
-    ) || ["iso-8859-", "iso8859-", "cp125", "windows-125"]
-        .iter()
-        .any(|p| norm.starts_with(p))
+    super::render::declared_encoding(data).map_or(true, |n| super::render::single_byte_or_utf8(&n))
 }
 
 /// The byte ranges of the string statements of a Python source: each
@@ -101,16 +92,31 @@ fn is_word(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
 }
 
-/// A string literal's prefix, read from the word before its quote:
-/// `(raw, interpolates)`; `None` when the word is not a prefix Python
-/// knows (then it is a name, and the string a separate token).
-fn prefix(word: &[u8]) -> Option<(bool, bool)> {
-    let w = word.to_ascii_lowercase();
+/// The prefix of a string literal whose word runs from `start` to `end`
+/// (a word's bytes, [`is_word`]), a quote at `end`: `(raw,
+/// interpolates)`; `None` when no quote follows or the word is not a
+/// prefix Python knows (then it is a name, and a string after it a
+/// separate token).
+fn quoted_prefix(data: &[u8], start: usize, end: usize) -> Option<(bool, bool)> {
+    if !matches!(data.get(end), Some(b'\'' | b'"')) {
+        return None;
+    }
+    let w = data[start..end].to_ascii_lowercase();
     let known = matches!(
         w.as_slice(),
         b"r" | b"u" | b"b" | b"f" | b"t" | b"br" | b"rb" | b"fr" | b"rf" | b"tr" | b"rt"
     );
     known.then(|| (w.contains(&b'r'), w.contains(&b'f') || w.contains(&b't')))
+}
+
+/// Past the end of the string whose opening quote is at `i`, `level`
+/// deep in f-strings: an f-string or t-string ([`f_string`]) when it
+/// `interpolates`, else a plain one ([`plain_string`]).
+fn string_end(data: &[u8], i: usize, raw: bool, interpolates: bool, level: usize) -> Option<usize> {
+    match interpolates {
+        true => f_string(data, i, raw, level),
+        false => plain_string(data, i),
+    }
 }
 
 fn statements(data: &[u8]) -> Option<Statements> {
@@ -193,23 +199,18 @@ fn statements(data: &[u8]) -> Option<Statements> {
                 while i < data.len() && is_word(data[i]) {
                     i += 1;
                 }
-                let quoted = matches!(data.get(i), Some(b'\'' | b'"'));
                 candidate = None;
-                let string = quoted && prefix(&data[start..i]).is_some();
+                let string = quoted_prefix(data, start, i);
                 if depth == 0 {
                     // `return (a, b)` and `assert (x)` call nothing.
                     let keyword = KEYWORDS.contains(&&data[start..i]);
-                    call = match at_start && !string && !keyword {
+                    call = match at_start && string.is_none() && !keyword {
                         true => Call::Name(start),
                         false => Call::No,
                     };
                 }
-                if let (true, Some((raw, interpolates))) = (quoted, prefix(&data[start..i])) {
-                    let end = if interpolates {
-                        f_string(data, i, raw, 0)?
-                    } else {
-                        plain_string(data, i)?
-                    };
+                if let Some((raw, interpolates)) = string {
+                    let end = string_end(data, i, raw, interpolates, 0)?;
                     if at_start && depth == 0 && !interpolates {
                         candidate = Some((start, end));
                     }
@@ -390,14 +391,8 @@ fn field(data: &[u8], mut j: usize, q: u8, triple: bool, level: usize) -> Option
                 while j < data.len() && is_word(data[j]) {
                     j += 1;
                 }
-                if matches!(data.get(j), Some(b'\'' | b'"')) {
-                    if let Some((raw, interpolates)) = prefix(&data[start..j]) {
-                        j = if interpolates {
-                            f_string(data, j, raw, level + 1)?
-                        } else {
-                            plain_string(data, j)?
-                        };
-                    }
+                if let Some((raw, interpolates)) = quoted_prefix(data, start, j) {
+                    j = string_end(data, j, raw, interpolates, level + 1)?;
                 }
             }
             _ => j += 1,

@@ -889,24 +889,37 @@ fn foreign_encoding(path: &str, data: &[u8]) -> Option<String> {
     }
     let name = declared_encoding(data)?;
     let norm = name.to_ascii_lowercase().replace('_', "-");
-    let transparent = matches!(
+    // Multi-byte encodings whose bytes below 0x80 stand alone, and the
+    // other single-byte ones.
+    let transparent = single_byte_or_utf8(&name)
+        || [
+            "cp",
+            "windows-",
+            "euc-",
+            "shift-jis",
+            "gb",
+            "big5",
+            "koi8-",
+            "mac-",
+        ]
+        .iter()
+        .any(|p| norm.starts_with(p));
+    (!transparent).then_some(name)
+}
+
+/// Whether the encoding a `coding` cookie names (as written; compared as
+/// Python does, lowercased, `_` as `-`) reads every byte below 0x80 as
+/// that ASCII character and never makes a byte from 0x80 part of one:
+/// UTF-8, ASCII and the single-byte Latin encodings (`latin-1`,
+/// `iso-8859-*`, `cp125*`, `windows-125*`).
+pub(super) fn single_byte_or_utf8(name: &str) -> bool {
+    let norm = name.to_ascii_lowercase().replace('_', "-");
+    matches!(
         norm.as_str(),
         "utf-8" | "utf8" | "utf-8-sig" | "ascii" | "us-ascii" | "latin-1" | "latin1" | "l1"
-    ) || [
-        "iso-8859-",
-        "iso8859-",
-        "cp",
-        "windows-",
-        "euc-",
-        "shift-jis",
-        "gb",
-        "big5",
-        "koi8-",
-        "mac-",
-    ]
-    .iter()
-    .any(|p| norm.starts_with(p));
-    (!transparent).then_some(name)
+    ) || ["iso-8859-", "iso8859-", "cp125", "windows-125"]
+        .iter()
+        .any(|p| norm.starts_with(p))
 }
 
 /// The source encoding a Python file's `coding` cookie names (PEP 263:

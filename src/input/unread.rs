@@ -1197,16 +1197,12 @@ fn unread_run_in_language(code: &Code) -> Option<usize> {
             None => true,
         }
     };
-    // Whether the file runs its own doctests (`doctest.testmod()`), which
-    // makes its `>>>` lines code; asked only once such a line matches.
-    let runs_doctests = std::cell::OnceCell::new();
-    let runs_doctests = || *runs_doctests.get_or_init(|| doctest_runner().is_match(data));
     let comment = |line: &[u8]| match lang {
         // A doctest's `>>>` line runs under doctest only; as code it
         // would not parse (pytz's docstrings `pickle.loads`).
         Lang::Python => {
             opens_with_comment(line, &[b"#"])
-                || (opens_with_comment(line, &[b">>>"]) && !runs_doctests())
+                || (opens_with_comment(line, &[b">>>"]) && !code.runs_doctests())
                 || code.is_prose(line)
         }
         // `#` opens a private field's line, not a comment.
@@ -1280,11 +1276,10 @@ fn unread_run_in_language(code: &Code) -> Option<usize> {
 /// (`c = compile(…)`), passed on or called on runs through `exec`,
 /// `eval` or `types.FunctionType`, and the `compile` counts.
 fn dropped_compile(code: &Code, text: &[u8], g: regex::bytes::Match) -> bool {
-    let offset = (text.as_ptr() as usize).wrapping_sub(code.data.as_ptr() as usize);
-    if offset > code.data.len() || offset + text.len() > code.data.len() {
-        return false;
-    }
-    let Some(k) = memchr::memmem::find(g.as_bytes(), b"compile") else {
+    let (Some(offset), Some(k)) = (
+        code.offset_of(text),
+        memchr::memmem::find(g.as_bytes(), b"compile"),
+    ) else {
         return false;
     };
     code.is_dropped_call(offset + g.start() + k)

@@ -55,6 +55,18 @@ fn tar_gz_with_link(link: &str, target: &str, files: &[(&str, &[u8])]) -> Vec<u8
     finish(b)
 }
 
+/// `entries` written as a gzip tarball named `name` in `c`'s folder
+/// ([`tar_gz`]); its path.
+fn tar_gz_file(
+    c: &Canary,
+    name: impl AsRef<std::path::Path>,
+    entries: &[(&str, &[u8])],
+) -> std::path::PathBuf {
+    let p = c.dir.path().join(name);
+    std::fs::write(&p, tar_gz(entries, false)).unwrap();
+    p
+}
+
 fn tar_gz(entries: &[(&str, &[u8])], raw_names: bool) -> Vec<u8> {
     let mut b = tar_gz_builder();
     for (name, data) in entries {
@@ -1668,8 +1680,7 @@ fn twins_that_npm_or_a_case_insensitive_disk_merges_are_refused() {
             .map(|(p, d)| (p.as_str(), d.as_slice()))
             .collect();
         files.push((twin, second));
-        let p = c.dir.path().join(format!("{}.tgz", twin.replace('/', "-")));
-        std::fs::write(&p, tar_gz(&files, false)).unwrap();
+        let p = tar_gz_file(&c, format!("{}.tgz", twin.replace('/', "-")), &files);
         let (o, r) = scan_path_json(&c, &p);
         assert_eq!(code(&o), 2, "{twin}: {r:#}");
         let error = r["error"].as_str().unwrap();
@@ -2229,9 +2240,7 @@ fn a_removed_line_cannot_pose_as_a_file_header() {
             .map(|(p, d)| (p.as_str(), d.as_slice()))
             .collect();
         files.push(("package/lib/util.js", util));
-        let p = c.dir.path().join(name);
-        std::fs::write(&p, tar_gz(&files, false)).unwrap();
-        p
+        tar_gz_file(&c, name, &files)
     };
     let (base, next) = (write("old.tgz", old.as_bytes()), write("new.tgz", &new));
     let text = crate::stdout(&c.run(&[
@@ -3745,9 +3754,7 @@ fn a_metadata_version_bump_is_not_text_unchanged_code_may_run() {
             (format!("{root}/mini/core.py"), core.as_bytes()),
         ];
         let members: Vec<(&str, &[u8])> = files.iter().map(|(p, d)| (p.as_str(), *d)).collect();
-        let p = c.dir.path().join(name);
-        std::fs::write(&p, tar_gz(&members, false)).unwrap();
-        p
+        tar_gz_file(&c, name, &members)
     };
     let info = |version: &str, python: &str, classifiers: &str, more: &str, body: &str| {
         format!(
@@ -4442,8 +4449,7 @@ fn a_rust_crate_that_compiles_a_document_is_not_cleared() {
             ("speedups-0.1.0/docs/logo.png", b"S\xb8\x39\0\0\0\x0f\x05\xc3"),
         ];
         members.extend(build_rs.map(|b| ("speedups-0.1.0/build.rs", b.as_bytes())));
-        let p = c.dir.path().join(name);
-        std::fs::write(&p, tar_gz(&members, false)).unwrap();
+        let p = tar_gz_file(&c, name, &members);
         let (o, r) = scan_path_json_under(&c, &lax, &p);
         assert_cleared_or_naming(&o, &r, named);
     }
@@ -4506,8 +4512,7 @@ fn a_cargo_configuration_that_runs_a_program_is_not_cleared() {
             ("speedups-0.1.0/.cargo/config.toml", config.as_bytes()),
             ("speedups-0.1.0/tests/bin/wrap", script),
         ];
-        let p = c.dir.path().join(name);
-        std::fs::write(&p, tar_gz(&members, false)).unwrap();
+        let p = tar_gz_file(&c, name, &members);
         let (o, r) = scan_path_json_under(&c, &lax, &p);
         assert_cleared_or_naming(&o, &r, named);
     }
@@ -4523,8 +4528,7 @@ fn a_cargo_configuration_that_runs_a_program_is_not_cleared() {
         ("speedups-0.1.0/Cargo.toml", &git),
         ("speedups-0.1.0/src/lib.rs", lib),
     ];
-    let p = c.dir.path().join("git.tar.gz");
-    std::fs::write(&p, tar_gz(&members, false)).unwrap();
+    let p = tar_gz_file(&c, "git.tar.gz", &members);
     let (o, r) = scan_path_json_under(&c, &lax, &p);
     assert_cleared_or_naming(
         &o,
@@ -4572,9 +4576,7 @@ fn a_rust_build_script_that_fetches_or_sends_is_not_cleared() {
             (&paths[1], build_rs.as_bytes()),
             (&paths[2], lib),
         ];
-        let p = c.dir.path().join(name);
-        std::fs::write(&p, tar_gz(&members, false)).unwrap();
-        p
+        tar_gz_file(&c, name, &members)
     };
     let plain = sdist("plain.tar.gz", "rust", &build("rustc --version"));
     let (o, r) = scan_path_json_under(&c, &lax, &plain);
@@ -4646,9 +4648,7 @@ fn tinypkg_sdist(
         ),
     ];
     members.extend_from_slice(files);
-    let p = c.dir.path().join(name);
-    std::fs::write(&p, tar_gz(&members, false)).unwrap();
-    p
+    tar_gz_file(c, name, &members)
 }
 
 /// An sdist's manifest can place files over the environment's own: a
@@ -5517,8 +5517,7 @@ fn a_compiler_flag_that_runs_a_program_or_compiles_a_document_is_not_cleared() {
                 b"from . import _speedups\n",
             ),
         ];
-        let p = c.dir.path().join(name);
-        std::fs::write(&p, tar_gz(&members, false)).unwrap();
+        let p = tar_gz_file(&c, name, &members);
         let (o, r) = scan_path_json_under(&c, &lax, &p);
         assert_cleared_or_naming(&o, &r, named);
     }
