@@ -346,7 +346,235 @@ pub fn manifest_build_hooks(code: &Code) -> Vec<String> {
     if backend.is_some_and(|b| b.trim() == "sphinx_theme_builder") {
         out.push("sphinx-theme-builder runs npm and the package.json build script".into());
     }
+    if let Some(table) = doc.get("tool").and_then(|t| t.get("meson-python")) {
+        out.extend(meson_python_hooks(table));
+    }
+    if let Some(table) = doc.get("tool").and_then(|t| t.get("scikit-build")) {
+        out.extend(scikit_build_tool_args(table));
+    }
     out
+}
+
+/// What meson-python's table in a root `pyproject.toml` (`table`,
+/// `[tool.meson-python]`) makes the build run besides Meson and ninja:
+/// `meson`, the program it runs as Meson (a path ending in `.py` under
+/// the running Python), unless that is Meson by name (`meson`, or a
+/// system path to it); a machine file given to `meson setup` by its
+/// `args.setup` (`--native-file`, `--cross-file`, or a prefix argparse
+/// takes for either, `--native`), whose `[binaries]` Meson runs as the
+/// compiler, linker and other tools and whose `[built-in options]` give
+/// the compiler flags; and `-f FILE`, `-C DIR` or `-t TOOL` among the
+/// `args.compile` meson-python hands ninja (combined short options too,
+/// `-vfFILE`), which make ninja run another build file's commands, or a
+/// tool, instead of the build's. meson-python 0.22 with Meson 1.12 built a
+/// wheel with pip from packages whose `meson` was a shell script, a `.py`
+/// file or an executable `docs/notes.txt`, whose machine file (native or
+/// cross, under a document's name too) set the C compiler to `sh -c …`,
+/// or whose `compile` args were `-f ../docs/b.ninja` or `-C../docs`: each
+/// ran its command, and the shipped gate allowed all but the `.py`
+/// (session 51). A machine file is not read for what it sets: none of
+/// the 403 real sdists names one, nor sets `meson` to anything but
+/// numpy's vendored Meson. `args.install` is only read by meson-python
+/// for `--tags` and `--skip-subprojects`, and `args.dist` only when it
+/// makes an sdist, which an install does not.
+fn meson_python_hooks(table: &toml::Value) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(meson) = table.get("meson") {
+        let shown = match meson.as_str() {
+            Some(m) => m.chars().take(80).collect(),
+            None => meson.to_string().chars().take(80).collect::<String>(),
+        };
+        if !meson.as_str().is_some_and(names_meson) {
+            let how = match shown.ends_with(".py") {
+                true => " under Python",
+                false => "",
+            };
+            out.push(format!(
+                "meson-python runs `{shown}`{how} as Meson, in place of the Meson it installs"
+            ));
+        }
+    }
+    let args = |key: &str| {
+        table
+            .get("args")
+            .and_then(|a| a.get(key))
+            .and_then(toml::Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(toml::Value::as_str)
+            .collect::<Vec<&str>>()
+    };
+    let setup = args("setup");
+    for (i, arg) in setup.iter().enumerate() {
+        let (option, value) = match arg.split_once('=') {
+            Some((o, v)) => (o, Some(v)),
+            None => (*arg, setup.get(i + 1).copied()),
+        };
+        let machine = ["--native-file", "--cross-file"]
+            .into_iter()
+            .find(|full| option.len() > 2 && full.starts_with(option));
+        if let Some(full) = machine {
+            out.push(format!(
+                "meson-python gives `meson setup` the machine file `{}` (`{full}`), whose `[binaries]` Meson runs as the compiler, linker and other tools",
+                value.unwrap_or("").chars().take(80).collect::<String>()
+            ));
+        }
+    }
+    for (arg, what) in build_tool_runs(&args("compile")) {
+        out.push(format!(
+            "meson-python runs ninja with `{arg}`, which makes it run {what}"
+        ));
+    }
+    out
+}
+
+/// What scikit-build-core's `build.tool-args` in a root `pyproject.toml`
+/// (`[tool.scikit-build]`, `table`, and each of its `overrides`) make the
+/// build tool CMake drives (ninja, or make as its fallback) run besides
+/// the build ([`build_tool_runs`]): scikit-build-core 1.1.2 built a wheel
+/// with pip from packages whose tool args were `--eval=$(shell …)`, or
+/// `-f ../docs/b.mk` or `-C ../docs` beside `build-dir = "build"`, and
+/// make ran the command each time; the shipped gate allowed all three
+/// (session 51).
+fn scikit_build_tool_args(table: &toml::Value) -> Vec<String> {
+    let overrides = table
+        .get("overrides")
+        .and_then(toml::Value::as_array)
+        .into_iter()
+        .flatten();
+    let args: Vec<&str> = std::iter::once(table)
+        .chain(overrides)
+        .filter_map(|t| t.get("build")?.get("tool-args")?.as_array())
+        .flatten()
+        .filter_map(toml::Value::as_str)
+        .collect();
+    build_tool_runs(&args)
+        .into_iter()
+        .map(|(arg, what)| {
+            format!("scikit-build-core runs the build tool (ninja or make) with `{arg}`, which makes it run {what}")
+        })
+        .collect()
+}
+
+/// The arguments among `args`, handed to ninja or make (or MSBuild), that
+/// make the tool run something besides the build's own rules, each as
+/// written (with its value) and what it runs: a build file (`-f FILE`,
+/// make's `--file` and `--makefile`), the build of another folder (`-C
+/// DIR`, `--directory`), a tool of ninja's instead of the build (`-t
+/// TOOL`), make code (`--eval=TEXT`, `-E TEXT`, whose `$(shell …)` runs a
+/// command), a variable assignment (`SHELL=…`, `CMAKE_COMMAND=…`: it
+/// overrides what the generated rules run; only `VERBOSE=N` is let be),
+/// and MSBuild's properties, loggers and response files (`-p:…`,
+/// `-logger:…`, `@FILE`). Short options are read as both tools' getopt
+/// strings allow (`-vfFILE`, `-C../docs`); a long one by any prefix make
+/// takes for it (`--dir=…`). What the words mean is not asked of the
+/// build's generator: an option one tool lacks makes the build fail.
+fn build_tool_runs(args: &[&str]) -> Vec<(String, &'static str)> {
+    const FILE: &str = "the commands of that build file";
+    const DIR: &str = "the build file in that folder";
+    const TOOL: &str = "that tool instead of the build";
+    const EVAL: &str = "that text as make code, whose `$(shell …)` runs a command";
+    const VARIABLE: &str =
+        "the rules with that variable overridden (`SHELL`, `CMAKE_COMMAND` name what they run)";
+    const MSBUILD: &str = "a command or library an MSBuild setting names";
+    let shown = |s: &str| s.chars().take(80).collect::<String>();
+    let mut out = Vec::new();
+    for (i, arg) in args.iter().enumerate() {
+        let next = args.get(i + 1).copied().unwrap_or("");
+        if let Some(long) = arg.strip_prefix("--") {
+            let (name, value) = long.split_once('=').unwrap_or((long, next));
+            let what = [
+                ("file", FILE),
+                ("makefile", FILE),
+                ("directory", DIR),
+                ("eval", EVAL),
+            ]
+            .into_iter()
+            .find(|(full, _)| !name.is_empty() && full.starts_with(name));
+            if let Some((_, what)) = what {
+                out.push((format!("--{name} {}", shown(value)), what));
+            }
+        } else if let Some(letters) = arg.strip_prefix('-').or_else(|| arg.strip_prefix('/')) {
+            let lower = letters.to_ascii_lowercase();
+            let msbuild = [
+                "p:",
+                "property:",
+                "l:",
+                "logger:",
+                "dl:",
+                "distributedlogger:",
+            ];
+            if msbuild.iter().any(|m| lower.starts_with(m)) {
+                out.push((shown(arg), MSBUILD));
+                continue;
+            }
+            // Any other MSBuild switch (`/m`, `-target:Build`, `/v:m`).
+            if arg.starts_with('/') || letters.contains(':') {
+                continue;
+            }
+            // Letters without a value run together; one with a value takes
+            // the rest of the word or, when that is empty, the next
+            // argument. `k`, `d` and `w` take one in ninja and none in
+            // make: the letters after them are read as options too, but
+            // for ninja's own modes (`-dstats`, `-wdupbuild=err`).
+            for (at, letter) in letters.char_indices() {
+                let what = match letter {
+                    'f' => FILE,
+                    'C' => DIR,
+                    't' => TOOL,
+                    'E' => EVAL,
+                    'o' | 'W' | 'O' => break,
+                    // ninja's debug modes and warning flags.
+                    'd' | 'w'
+                        if [
+                            "stats",
+                            "explain",
+                            "keepdepfile",
+                            "keeprsp",
+                            "list",
+                            "dupbuild",
+                            "phonycycle",
+                        ]
+                        .iter()
+                        .any(|m| letters[at + 1..].starts_with(m)) =>
+                    {
+                        break
+                    }
+                    _ => continue,
+                };
+                let rest = &letters[at + letter.len_utf8()..];
+                let value = if rest.is_empty() { next } else { rest };
+                out.push((format!("-{letter} {}", shown(value)), what));
+                break;
+            }
+        } else if let Some(at) = arg.strip_prefix('@') {
+            out.push((format!("@{}", shown(at)), MSBUILD));
+        } else if let Some((name, value)) = arg.split_once('=') {
+            let variable = !name.is_empty()
+                && name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'));
+            let verbose = name == "VERBOSE" && value.bytes().all(|b| b.is_ascii_digit());
+            if variable && !verbose {
+                out.push((shown(arg), VARIABLE));
+            }
+        }
+    }
+    out
+}
+
+/// Whether `program` is Meson by name: `meson` (or `meson.exe`), bare or
+/// as an absolute path, which no unpacked package can ship. A relative
+/// path (`tools/meson`, `meson.py`) names a file of the package.
+fn names_meson(program: &str) -> bool {
+    let program = program.trim();
+    let absolute = program.starts_with('/')
+        || program
+            .as_bytes()
+            .get(1..3)
+            .is_some_and(|b| b[0] == b':' && matches!(b[1], b'\\' | b'/'));
+    let base = program.rsplit(['/', '\\']).next().unwrap_or(program);
+    matches!(base, "meson" | "meson.exe") && (absolute || base == program)
 }
 
 /// At most this many bytes of one build command's arguments are read: a
@@ -2782,9 +3010,44 @@ mod tests {
             "[build-system]\nbuild-backend = \"sphinx_theme_builder\"\n",
         );
         assert_eq!(found.len(), 1);
+        // meson-python: what runs as Meson, machine files, ninja's build
+        // file, folder and tools (session 51).
+        for (table, named) in [
+            ("meson = \"tools/meson\"", "runs `tools/meson` as Meson"),
+            ("meson = \"vendored-meson/meson/meson.py\"", "runs `vendored-meson/meson/meson.py` under Python as Meson"),
+            ("meson = \"meson.py\"", "`meson.py` under Python"),
+            ("meson = \"bin/meson\"", "`bin/meson`"),
+            ("meson = [\"meson\"]", "runs `[\"meson\"]` as Meson"),
+            ("args.setup = [\"--native-file\", \"../docs/m.txt\"]", "machine file `../docs/m.txt` (`--native-file`)"),
+            ("args.setup = [\"-Dx=1\", \"--native-file=n.ini\"]", "machine file `n.ini` (`--native-file`)"),
+            ("args.setup = [\"--cross-file\", \"c.ini\"]", "machine file `c.ini` (`--cross-file`)"),
+            ("args.setup = [\"--nat=n.ini\"]", "machine file `n.ini` (`--native-file`)"),
+            ("args.setup = [\"--cross\", \"c.ini\"]", "`c.ini` (`--cross-file`)"),
+            ("args.compile = [\"-f\", \"../docs/b.ninja\"]", "ninja with `-f ../docs/b.ninja`, which makes it run the commands of that build file"),
+            ("args.compile = [\"-C../docs\"]", "ninja with `-C ../docs`, which makes it run the build file in that folder"),
+            ("args.compile = [\"-vnf\", \"b.ninja\"]", "`-f b.ninja`"),
+            ("args.compile = [\"-j4\", \"-vfb.ninja\"]", "`-f b.ninja`"),
+            ("args.compile = [\"-t\", \"browse\"]", "`-t browse`, which makes it run that tool instead of the build"),
+        ] {
+            let found = hooks(
+                "x-1/pyproject.toml",
+                &format!("[tool.meson-python]\n{table}\n"),
+            );
+            assert!(
+                found.len() == 1 && found[0].contains(named),
+                "{table}: {found:?}"
+            );
+        }
         // Hooks that run the package's own files (read as code), other
-        // tools' tables, a fixture's manifest.
+        // tools' tables, a fixture's manifest; Meson by name, options that
+        // run nothing else (numpy's, scipy's, pandas' and contourpy's).
         for (path, text) in [
+            ("x-1/pyproject.toml", "[tool.meson-python]\nmeson = \"meson\"\n[tool.meson-python.args]\ninstall = [\"--tags=runtime,python-runtime,tests,devel\"]\n"),
+            ("x-1/pyproject.toml", "[tool.meson-python]\nmeson = \"/usr/local/bin/meson\"\nargs.setup = [\"-Dblas=openblas\", \"--vsenv\"]\n"),
+            ("x-1/pyproject.toml", "[tool.meson-python]\nmeson = 'C:\\meson\\meson.exe'\nargs.dist = [\"--include-subprojects\"]\nargs.install = [\"--skip-subprojects\", \"-C\", \"x\"]\n"),
+            ("x-1/pyproject.toml", "[tool.meson-python.args]\ncompile = [\"-v\", \"-j4\", \"-k0\", \"-dstats\", \"-l\", \"2\", \"--\", \"all\"]\nsetup = [\"-Dc_args=-O2\", \"--buildtype=release\"]\n"),
+            ("x-1/tests/data/pyproject.toml", "[tool.meson-python]\nmeson = \"tools/meson\"\n"),
+            ("x-1/pyproject.toml", "[tool.other]\nmeson = \"tools/meson\"\n"),
             ("x-1/pyproject.toml", "[tool.hatch.build.hooks.custom]\npath = \"hatch_build.py\"\n[tool.hatch.build.hooks.vcs]\nversion-file = \"x/_v.py\"\n"),
             ("x-1/pyproject.toml", "[tool.other.hooks.build-scripts]\ncommands = [\"sh x\"]\n"),
             ("x-1/tests/data/pyproject.toml", "[tool.hatch.build.hooks.autorun]\ncode = \"import os\"\n"),
@@ -2792,6 +3055,73 @@ mod tests {
         ] {
             assert!(hooks(path, text).is_empty(), "{path}: {text}");
         }
+    }
+
+    /// Arguments handed to ninja or make (meson-python's `args.compile`,
+    /// scikit-build-core's `build.tool-args`) that run something besides
+    /// the build's rules (session 51: each of make's `--eval`, `-f` and
+    /// `-C` ran a command in a scikit-build-core build, ninja's `-f` and
+    /// `-C` in a meson-python one).
+    #[test]
+    fn build_tool_arguments_that_run_other_things_are_read() {
+        let runs = |args: &[&str]| -> Vec<String> {
+            build_tool_runs(args).into_iter().map(|(a, _)| a).collect()
+        };
+        for (args, found) in [
+            (&["-f", "../docs/b.mk"][..], "-f ../docs/b.mk"),
+            (&["-C../docs"], "-C ../docs"),
+            (&["-j4", "-sf", "x.mk"], "-f x.mk"),
+            (&["-kfx.mk"], "-f x.mk"),
+            (&["-t", "browse"], "-t browse"),
+            (&["--eval=$(shell id)"], "--eval $(shell id)"),
+            (&["-E", "$(shell id)"], "-E $(shell id)"),
+            (&["--file", "x.mk"], "--file x.mk"),
+            (&["--makef=x.mk"], "--makef x.mk"),
+            (&["--dir", "../docs"], "--dir ../docs"),
+            (&["SHELL=/tmp/x"], "SHELL=/tmp/x"),
+            (&["CMAKE_COMMAND=sh -c id"], "CMAKE_COMMAND=sh -c id"),
+            (&["VERBOSE=sh"], "VERBOSE=sh"),
+            (&["/p:PreBuildEvent=id"], "/p:PreBuildEvent=id"),
+            (&["-logger:X,docs/x.dll"], "-logger:X,docs/x.dll"),
+            (&["@docs/x.rsp"], "@docs/x.rsp"),
+        ] {
+            assert_eq!(runs(args), [found], "{args:?}");
+        }
+        // Parallelism, verbosity, ninja's debug modes and warnings, make's
+        // output options, MSBuild's switches, targets.
+        for args in [
+            &["-j", "8", "-l", "2.5", "-k0", "-v", "-n"][..],
+            &["-dstats", "-d", "explain", "-wdupbuild=err", "-w"],
+            &[
+                "-s",
+                "--no-print-directory",
+                "-Otarget",
+                "-ofile.o",
+                "VERBOSE=1",
+            ],
+            &["/m", "/v:m", "-maxcpucount:4", "-target:Build", "-nologo"],
+            &["all", "install", "--verbose", "--", "--"],
+        ] {
+            assert!(runs(args).is_empty(), "{args:?}: {:?}", runs(args));
+        }
+        let hooks =
+            |text: &str| manifest_build_hooks(&Code::new("x-1/pyproject.toml", text.as_bytes()));
+        let found =
+            hooks("[tool.scikit-build]\nbuild.tool-args = [\"-j2\", \"--eval=$(shell id)\"]\n");
+        assert_eq!(
+            found,
+            ["scikit-build-core runs the build tool (ninja or make) with `--eval $(shell id)`, which makes it run that text as make code, whose `$(shell …)` runs a command"]
+        );
+        let found = hooks("[tool.scikit-build]\nbuild-dir = \"build\"\n[[tool.scikit-build.overrides]]\nif.platform-system = \"linux\"\nbuild.tool-args = [\"-C\", \"../docs\"]\n");
+        assert!(
+            found.len() == 1 && found[0].contains("`-C ../docs`"),
+            "{found:?}"
+        );
+        assert!(
+            hooks("[tool.scikit-build]\nbuild.tool-args = [\"-j2\"]\nbuild.verbose = true\n")
+                .is_empty()
+        );
+        assert!(hooks("[tool.other]\nbuild.tool-args = [\"-f\", \"x\"]\n").is_empty());
     }
 
     /// What each build language runs by path, from the script's folder and

@@ -5612,6 +5612,119 @@ fn a_cmake_compiler_launcher_is_an_install_hook() {
     }
 }
 
+/// meson-python runs what a root `pyproject.toml` gives it: `meson`, the
+/// program it runs as Meson; machine files given to `meson setup`, whose
+/// `[binaries]` Meson runs as the compiler; `-f` and `-C` among the
+/// arguments it hands ninja, which run another build file's commands.
+/// Each ran a command in a pip build with meson-python 0.22 and was
+/// allowed by the shipped gate (session 51); now each is inconclusive,
+/// the setting named as an install hook. Meson by name, and options that
+/// run nothing else, are allowed.
+#[test]
+fn a_meson_python_setting_that_runs_a_shipped_program_is_an_install_hook() {
+    let c = Canary::new();
+    let lax = lax_config(&c);
+    let head = "[build-system]\nrequires = [\"meson-python\"]\nbuild-backend = \"mesonpy\"\n\n[project]\nname = \"tinypkg\"\nversion = \"1.0\"\n\n";
+    let machine: &[u8] = b"[binaries]\nc = ['sh', '-c', 'id; exec gcc \"$@\"', 'gcc']\n";
+    for (name, table, named) in [
+        (
+            "meson.tar.gz",
+            "[tool.meson-python]\nmeson = \"docs/notes.txt\"\n",
+            Some("tinypkg-1.0/pyproject.toml: meson-python runs `docs/notes.txt` as Meson"),
+        ),
+        (
+            "native.tar.gz",
+            "[tool.meson-python.args]\nsetup = [\"--native-file\", \"../docs/machine.txt\"]\n",
+            Some("meson-python gives `meson setup` the machine file `../docs/machine.txt` (`--native-file`)"),
+        ),
+        (
+            "cross.tar.gz",
+            "[tool.meson-python.args]\nsetup = [\"--cross=../docs/machine.txt\"]\n",
+            Some("the machine file `../docs/machine.txt` (`--cross-file`)"),
+        ),
+        (
+            "ninja.tar.gz",
+            "[tool.meson-python.args]\ncompile = [\"-vf\", \"../docs/b.ninja\"]\n",
+            Some("meson-python runs ninja with `-f ../docs/b.ninja`"),
+        ),
+        (
+            "named.tar.gz",
+            "[tool.meson-python]\nmeson = \"meson\"\n[tool.meson-python.args]\nsetup = [\"-Dbuildtype=release\"]\ncompile = [\"-v\", \"-j2\"]\ninstall = [\"--tags=runtime\"]\n",
+            None,
+        ),
+    ] {
+        let pyproject = format!("{head}{table}");
+        let p = tar_gz_file(
+            &c,
+            name,
+            &[
+                ("tinypkg-1.0/PKG-INFO", b"Metadata-Version: 2.1\nName: tinypkg\nVersion: 1.0\n"),
+                ("tinypkg-1.0/pyproject.toml", pyproject.as_bytes()),
+                (
+                    "tinypkg-1.0/meson.build",
+                    b"project('tinypkg', 'c')\npy = import('python').find_installation()\npy.extension_module('_m', 'src/m.c', install: true)\n",
+                ),
+                ("tinypkg-1.0/src/m.c", b"int answer(void) { return 42; }\n"),
+                ("tinypkg-1.0/docs/notes.txt", b"#!/bin/sh\nid\nexec meson \"$@\"\n"),
+                ("tinypkg-1.0/docs/machine.txt", machine),
+                (
+                    "tinypkg-1.0/docs/b.ninja",
+                    b"rule r\n  command = id\nbuild all: r\ndefault all\n",
+                ),
+            ],
+        );
+        let (o, r) = scan_path_json_under(&c, &lax, &p);
+        assert_cleared_or_naming(&o, &r, named);
+    }
+}
+
+/// scikit-build-core hands `build.tool-args` to the build tool CMake
+/// drives: make's `--eval=$(shell …)` ran its command in a pip build, as
+/// did `-f` and `-C` naming a shipped makefile or folder, and the shipped
+/// gate allowed all three (session 51). Each is now an install hook,
+/// named; parallelism and verbosity are allowed.
+#[test]
+fn scikit_build_core_tool_args_that_run_other_things_are_install_hooks() {
+    let c = Canary::new();
+    let lax = lax_config(&c);
+    let head = "[build-system]\nrequires = [\"scikit-build-core\"]\nbuild-backend = \"scikit_build_core.build\"\n\n[project]\nname = \"tinypkg\"\nversion = \"1.0\"\n\n[tool.scikit-build]\n";
+    for (name, tool, named) in [
+        (
+            "eval.tar.gz",
+            "build.tool-args = [\"--eval=$(shell id)\"]\n",
+            Some("tinypkg-1.0/pyproject.toml: scikit-build-core runs the build tool (ninja or make) with `--eval $(shell id)`"),
+        ),
+        (
+            "file.tar.gz",
+            "build-dir = \"build\"\n[[tool.scikit-build.overrides]]\nif.platform-system = \"linux\"\nbuild.tool-args = [\"-f\", \"../docs/b.mk\"]\n",
+            Some("with `-f ../docs/b.mk`, which makes it run the commands of that build file"),
+        ),
+        (
+            "jobs.tar.gz",
+            "build.tool-args = [\"-j2\", \"VERBOSE=1\"]\nbuild.verbose = true\n",
+            None,
+        ),
+    ] {
+        let pyproject = format!("{head}{tool}");
+        let p = tinypkg_sdist(
+            &c,
+            name,
+            "",
+            &[
+                ("tinypkg-1.0/pyproject.toml", pyproject.as_bytes()),
+                (
+                    "tinypkg-1.0/CMakeLists.txt",
+                    b"cmake_minimum_required(VERSION 3.15)\nproject(tinypkg LANGUAGES C)\nadd_library(_m MODULE src/m.c)\n",
+                ),
+                ("tinypkg-1.0/src/m.c", b"int answer(void) { return 42; }\n"),
+                ("tinypkg-1.0/docs/b.mk", b"all:\n\tid\n"),
+            ],
+        );
+        let (o, r) = scan_path_json_under(&c, &lax, &p);
+        assert_cleared_or_naming(&o, &r, named);
+    }
+}
+
 /// Hatch build hook plugins run what a `pyproject.toml` gives them:
 /// hatch-build-scripts its `commands`, hatch-autorun a `.pth` file made of
 /// `code` or a file's text (each built by pip into a wheel that ran or
