@@ -1538,6 +1538,9 @@ pub fn compiler_flags(path: &str, data: &[u8]) -> CompilerFlags {
     if matches!(lower.as_str(), "setup.py" | "build.rs") {
         out.runs.extend(compiler_environment(data));
     }
+    if lower == "pyproject.toml" {
+        maturin_settings(path, data, &mut out);
+    }
     out.includes.sort_unstable();
     out.includes.dedup();
     out
@@ -1891,25 +1894,13 @@ fn cargo_config(path: &str, data: &[u8], out: &mut CompilerFlags) {
             Some(toml::Value::Array(a)) => a.iter().filter_map(string).collect(),
             _ => Vec::new(),
         };
-        let mut link_args = Vec::new();
-        let mut flags = flags.iter().peekable();
-        while let Some(f) = flags.next() {
-            let codegen = match f.strip_prefix("-C") {
-                Some("") => flags.next().map(String::as_str),
-                Some(joined) => Some(joined),
-                None => None,
-            };
-            let Some(codegen) = codegen else { continue };
-            if let Some(linker) = codegen.strip_prefix("linker=") {
-                out.runs.push(format!("the rustflags of Cargo's `{name}` give rustc `-C linker={linker}`, which runs that program to link"));
-            } else if let Some(arg) = codegen
-                .strip_prefix("link-arg=")
-                .or_else(|| codegen.strip_prefix("link-args="))
-            {
-                link_args.push(arg.to_string());
-            }
-        }
-        flags_in(path, link_args.join(" ").as_bytes(), out);
+        let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+        rustc_codegen(
+            path,
+            &format!("the rustflags of Cargo's `{name}`"),
+            &flags,
+            out,
+        );
     }
     if let Some(env) = doc.get("env").and_then(toml::Value::as_table) {
         for (key, value) in env {
@@ -1944,6 +1935,93 @@ fn cargo_config(path: &str, data: &[u8], out: &mut CompilerFlags) {
             }
         }
     }
+}
+
+/// What rustc's codegen options among `flags` (rustflags, maturin's
+/// `rustc-args`; `given` says whose) make the build run, into `out`:
+/// `-C linker=PROG` runs PROG to link, `-C linker-plugin-lto=PATH` has
+/// the linker load PATH as its plugin, and `-C link-arg=…` (or
+/// `link-args`) hands the linker driver flags ([`flags_in`]: `-wrapper`,
+/// `-B`, …).
+fn rustc_codegen(path: &str, given: &str, flags: &[&str], out: &mut CompilerFlags) {
+    let mut link_args = Vec::new();
+    let mut flags = flags.iter();
+    while let Some(f) = flags.next() {
+        let codegen = match f.strip_prefix("-C").or_else(|| f.strip_prefix("--codegen")) {
+            Some("") => flags.next().copied(),
+            Some(joined) => Some(joined.trim_start_matches('=')),
+            None => None,
+        };
+        let Some(codegen) = codegen else { continue };
+        if let Some(linker) = codegen.strip_prefix("linker=") {
+            out.runs.push(format!(
+                "{given} give rustc `-C linker={linker}`, which runs that program to link"
+            ));
+        } else if let Some(plugin) = codegen.strip_prefix("linker-plugin-lto=") {
+            if !matches!(
+                plugin,
+                "" | "y" | "yes" | "on" | "true" | "n" | "no" | "off" | "false"
+            ) {
+                out.runs.push(format!("{given} give rustc `-C linker-plugin-lto={plugin}`, which has the linker load that file as its plugin"));
+            }
+        } else if let Some(arg) = codegen
+            .strip_prefix("link-arg=")
+            .or_else(|| codegen.strip_prefix("link-args="))
+        {
+            link_args.push(arg.to_string());
+        }
+    }
+    flags_in(path, link_args.join(" ").as_bytes(), out);
+}
+
+/// What a root `pyproject.toml`'s `[tool.maturin]` (the text `data` of
+/// the file at `path`) makes the build run, into `out`: each `config`
+/// entry maturin hands Cargo as `--config`, read as a Cargo
+/// configuration ([`cargo_config`]) when it is a `KEY=VALUE` snippet and
+/// counted when it names a configuration file, which may set anything
+/// (a shipped `docs/cargo.toml`); and the codegen options among
+/// `rustc-args` ([`rustc_codegen`]). A maturin 1.16 package whose `config`
+/// set `build.rustc-wrapper` or a target's `linker` to a shipped script,
+/// or named a file that did, or whose `rustc-args` gave `-C
+/// linker=tests/bin/cc`, ran the script at `pip install`, and the shipped
+/// gate allowed all four (session 51).
+fn maturin_settings(path: &str, data: &[u8], out: &mut CompilerFlags) {
+    if path.matches('/').count() > 1 || memchr::memmem::find(data, b"maturin").is_none() {
+        return;
+    }
+    let Some(doc) = super::fetched::toml_table(data) else {
+        return;
+    };
+    let Some(maturin) = doc.get("tool").and_then(|t| t.get("maturin")) else {
+        return;
+    };
+    let strings = |key: &str| -> Vec<String> {
+        maturin
+            .get(key)
+            .and_then(toml::Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect()
+    };
+    for entry in strings("config") {
+        match toml::from_str::<toml::Table>(&entry) {
+            Ok(table) if !table.is_empty() => {
+                let mut found = CompilerFlags::default();
+                cargo_config(path, toml::to_string(&table).unwrap_or_default().as_bytes(), &mut found);
+                let shown = |what: String| format!("maturin's `config = \"{entry}\"`: {what}");
+                out.runs.extend(found.runs.into_iter().map(shown));
+                out.fetched.extend(found.fetched.into_iter().map(shown));
+                out.files.extend(found.files);
+            }
+            _ => out.runs.push(format!(
+                "maturin gives Cargo the configuration file `{entry}` (`--config`), which can make it run any program (`build.rustc-wrapper`, a `linker`)"
+            )),
+        }
+    }
+    let args = strings("rustc-args");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    rustc_codegen(path, "maturin's `rustc-args`", &args, out);
 }
 
 /// A flag's argument at `at` (just past the flag's name): joined to it
@@ -3739,6 +3817,70 @@ mod tests {
         }
         assert!(names("pkg/Makefile", ".include \"x.mk\"\n").is_empty());
         assert!(names("pkg/tests/t.s", ".include \"x.txt\"\n").is_empty());
+    }
+
+    /// maturin hands Cargo its `config` entries and rustc its
+    /// `rustc-args` (session 51: a rustc wrapper or linker set there, or
+    /// in a configuration file `config` names, ran at `pip install`).
+    #[test]
+    fn maturin_settings_that_run_programs_are_read() {
+        let runs = |path: &str, tool: &str| {
+            compiler_flags(path, format!("[tool.maturin]\n{tool}\n").as_bytes()).runs
+        };
+        for (tool, named) in [
+            (
+                "config = [\"build.rustc-wrapper='tests/bin/wrap'\"]",
+                "maturin's `config = \"build.rustc-wrapper='tests/bin/wrap'\"`: Cargo's `build.rustc-wrapper = \"tests/bin/wrap\"` runs that program",
+            ),
+            (
+                "config = [\"target.x86_64-unknown-linux-gnu.linker = 'tests/bin/cc'\"]",
+                "Cargo's `target.x86_64-unknown-linux-gnu.linker = \"tests/bin/cc\"` runs that program to link",
+            ),
+            (
+                "config = [\"env.CC='docs/cc'\"]",
+                "Cargo's `[env]` sets `CC = \"docs/cc\"`",
+            ),
+            (
+                "config = [\"docs/cargo.toml\"]",
+                "maturin gives Cargo the configuration file `docs/cargo.toml` (`--config`)",
+            ),
+            (
+                "rustc-args = [\"-C\", \"linker=tests/bin/cc\"]",
+                "maturin's `rustc-args` give rustc `-C linker=tests/bin/cc`, which runs that program to link",
+            ),
+            (
+                "rustc-args = [\"-Clinker-plugin-lto=docs/p.so\"]",
+                "`-C linker-plugin-lto=docs/p.so`, which has the linker load that file",
+            ),
+            (
+                "rustc-args = [\"--codegen=linker=cc.sh\"]",
+                "`-C linker=cc.sh`",
+            ),
+        ] {
+            let found = runs("x-1/pyproject.toml", tool);
+            assert!(
+                found.len() == 1 && found[0].contains(named),
+                "{tool}: {found:?}"
+            );
+        }
+        // A link argument's compiler flag is read as in rustflags.
+        let found = runs(
+            "x-1/pyproject.toml",
+            "rustc-args = [\"-C\", \"link-arg=-specs=x.specs\"]",
+        );
+        assert!(
+            found.iter().any(|f| f.contains("-specs=x.specs")),
+            "{found:?}"
+        );
+        // What real packages set, and a manifest nothing builds by.
+        for (path, tool) in [
+            ("x-1/pyproject.toml", "profile = \"release\"\nrustc-args = [\"-C\", \"opt-level=3\", \"-Clinker-plugin-lto\", \"-C\", \"linker-plugin-lto=yes\"]\nconfig = [\"profile.release.lto=true\", \"net.git-fetch-with-cli=true\"]"),
+            ("x-1/pyproject.toml", "features = [\"pyo3/extension-module\"]\nbindings = \"pyo3\""),
+            ("x-1/sub/pyproject.toml", "config = [\"docs/cargo.toml\"]"),
+            ("x-1/tests/pyproject.toml", "rustc-args = [\"-C\", \"linker=tests/bin/cc\"]"),
+        ] {
+            assert!(runs(path, tool).is_empty(), "{path}: {tool}");
+        }
     }
 
     #[test]

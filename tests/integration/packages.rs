@@ -5725,6 +5725,61 @@ fn scikit_build_core_tool_args_that_run_other_things_are_install_hooks() {
     }
 }
 
+/// maturin hands Cargo its `config` entries and rustc its `rustc-args`: a
+/// rustc wrapper or linker named there ran a shipped script in a pip
+/// build with maturin 1.16, and the shipped gate allowed it (session 51).
+/// Each is now an install hook, named; optimisation settings are allowed.
+#[test]
+fn a_maturin_setting_that_runs_a_shipped_program_is_an_install_hook() {
+    let c = Canary::new();
+    let lax = lax_config(&c);
+    let head = "[build-system]\nrequires = [\"maturin>=1.0,<2.0\"]\nbuild-backend = \"maturin\"\n\n[project]\nname = \"tinypkg\"\nversion = \"1.0\"\n\n[tool.maturin]\n";
+    for (name, tool, named) in [
+        (
+            "wrapper.tar.gz",
+            "config = [\"build.rustc-wrapper='tests/bin/cc'\"]\n",
+            Some("tinypkg-1.0/pyproject.toml: maturin's `config = \"build.rustc-wrapper='tests/bin/cc'\"`: Cargo's `build.rustc-wrapper = \"tests/bin/cc\"` runs that program"),
+        ),
+        (
+            "linker.tar.gz",
+            "rustc-args = [\"-C\", \"linker=tests/bin/cc\"]\n",
+            Some("maturin's `rustc-args` give rustc `-C linker=tests/bin/cc`"),
+        ),
+        (
+            "file.tar.gz",
+            "config = [\"docs/cargo.toml\"]\n",
+            Some("maturin gives Cargo the configuration file `docs/cargo.toml`"),
+        ),
+        (
+            "release.tar.gz",
+            "profile = \"release\"\nrustc-args = [\"-C\", \"opt-level=3\"]\nconfig = [\"profile.release.lto=true\"]\n",
+            None,
+        ),
+    ] {
+        let pyproject = format!("{head}{tool}");
+        let p = tar_gz_file(
+            &c,
+            name,
+            &[
+                ("tinypkg-1.0/PKG-INFO", b"Metadata-Version: 2.1\nName: tinypkg\nVersion: 1.0\n"),
+                ("tinypkg-1.0/pyproject.toml", pyproject.as_bytes()),
+                (
+                    "tinypkg-1.0/Cargo.toml",
+                    b"[package]\nname = \"tinypkg\"\nversion = \"1.0.0\"\nedition = \"2021\"\n\n[lib]\ncrate-type = [\"cdylib\"]\n",
+                ),
+                ("tinypkg-1.0/src/lib.rs", b"pub fn answer() -> u32 {\n    42\n}\n"),
+                ("tinypkg-1.0/tests/bin/cc", b"#!/bin/sh\nid\nexec cc \"$@\"\n"),
+                (
+                    "tinypkg-1.0/docs/cargo.toml",
+                    b"[build]\nrustc-wrapper = \"tests/bin/cc\"\n",
+                ),
+            ],
+        );
+        let (o, r) = scan_path_json_under(&c, &lax, &p);
+        assert_cleared_or_naming(&o, &r, named);
+    }
+}
+
 /// Hatch build hook plugins run what a `pyproject.toml` gives them:
 /// hatch-build-scripts its `commands`, hatch-autorun a `.pth` file made of
 /// `code` or a file's text (each built by pip into a wheel that ran or
