@@ -1541,6 +1541,9 @@ pub fn compiler_flags(path: &str, data: &[u8]) -> CompilerFlags {
     if lower == "pyproject.toml" {
         maturin_settings(path, data, &mut out);
     }
+    if matches!(lower.as_str(), "pyproject.toml" | "setup.py") {
+        setuptools_rust_settings(path, &lower, data, &mut out);
+    }
     out.includes.sort_unstable();
     out.includes.dedup();
     out
@@ -2005,23 +2008,354 @@ fn maturin_settings(path: &str, data: &[u8], out: &mut CompilerFlags) {
             .collect()
     };
     for entry in strings("config") {
-        match toml::from_str::<toml::Table>(&entry) {
-            Ok(table) if !table.is_empty() => {
-                let mut found = CompilerFlags::default();
-                cargo_config(path, toml::to_string(&table).unwrap_or_default().as_bytes(), &mut found);
-                let shown = |what: String| format!("maturin's `config = \"{entry}\"`: {what}");
-                out.runs.extend(found.runs.into_iter().map(shown));
-                out.fetched.extend(found.fetched.into_iter().map(shown));
-                out.files.extend(found.files);
-            }
-            _ => out.runs.push(format!(
-                "maturin gives Cargo the configuration file `{entry}` (`--config`), which can make it run any program (`build.rustc-wrapper`, a `linker`)"
-            )),
-        }
+        cargo_cli_config(path, "maturin's", &entry, out);
     }
     let args = strings("rustc-args");
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     rustc_codegen(path, "maturin's `rustc-args`", &args, out);
+}
+
+/// What one `--config` argument a build hands Cargo (`entry`; `whose`
+/// says whose: "maturin's") makes it run, into `out`: a `KEY=VALUE`
+/// snippet is read as a Cargo configuration ([`cargo_config`]); anything
+/// else names a configuration file, which may set anything, and counts.
+fn cargo_cli_config(path: &str, whose: &str, entry: &str, out: &mut CompilerFlags) {
+    match toml::from_str::<toml::Table>(entry) {
+        Ok(table) if !table.is_empty() => {
+            let mut found = CompilerFlags::default();
+            let text = toml::to_string(&table).unwrap_or_default();
+            cargo_config(path, text.as_bytes(), &mut found);
+            let shown = |what: String| format!("{whose} `--config {entry}`: {what}");
+            out.runs.extend(found.runs.into_iter().map(shown));
+            out.fetched.extend(found.fetched.into_iter().map(shown));
+            out.files.extend(found.files);
+        }
+        _ => out.runs.push(format!(
+            "{whose} `--config {entry}` gives Cargo that configuration file, which can make it run any program (`build.rustc-wrapper`, a `linker`)"
+        )),
+    }
+}
+
+/// What the arguments a build hands Cargo (`args`; `whose` says whose)
+/// make it run, into `out`: each `--config` ([`cargo_cli_config`]).
+fn cargo_cli_args(path: &str, whose: &str, args: &[&str], out: &mut CompilerFlags) {
+    let mut args = args.iter();
+    while let Some(a) = args.next() {
+        let entry = match a.strip_prefix("--config") {
+            Some("") => args.next().copied(),
+            Some(joined) => joined.strip_prefix('='),
+            None => None,
+        };
+        if let Some(entry) = entry {
+            cargo_cli_config(path, whose, entry, out);
+        }
+    }
+}
+
+/// What the environment a build gives Cargo (`vars`: each name, and its
+/// value when the text gives it as a literal; `whose` says whose) makes
+/// it run, into `out`. Cargo, rustc and build scripts run programs named
+/// by `CC`, `RUSTC_WRAPPER`, `CARGO_TARGET_…_LINKER` and their kin unless
+/// the value names a tool ([`names_a_tool`]); rustflags' codegen options
+/// ([`rustc_codegen`]) and compiler flags ([`flags_in`]) are read as
+/// such; `PATH`, `HOME` (under which Cargo reads its configuration) and
+/// `TMPDIR` count when an entry is not an absolute path. A variable known
+/// to run nothing (`CARGO_PROFILE_…`, `CARGO_TERM_…`, `RUST_BACKTRACE`,
+/// `MACOSX_DEPLOYMENT_TARGET`, …) does not count; any other does, as may
+/// a name no reader knows (`CARGO_HOME`, `PYO3_PYTHON`).
+fn cargo_environment(
+    path: &str,
+    whose: &str,
+    vars: &[(String, Option<String>)],
+    out: &mut CompilerFlags,
+) {
+    static QUIET: OnceLock<regex::Regex> = OnceLock::new();
+    let quiet = QUIET.get_or_init(|| {
+        regex::Regex::new(
+            r"^(?:CARGO_PROFILE_\w+|CARGO_TERM_\w+|CARGO_NET_\w+|CARGO_INCREMENTAL|CARGO_BUILD_JOBS|RUST_BACKTRACE|RUST_LOG|RUST_MIN_STACK|MACOSX_DEPLOYMENT_TARGET|IPHONEOS_DEPLOYMENT_TARGET|SOURCE_DATE_EPOCH|LANG|LC_\w+|TERM|TZ|PYO3_USE_ABI3_FORWARD_COMPATIBILITY|PYO3_NO_PYTHON)$",
+        )
+        .expect("the quiet variable pattern compiles")
+    });
+    for (name, value) in vars {
+        let upper = name.to_ascii_uppercase();
+        if quiet.is_match(&upper) {
+            continue;
+        }
+        let shown = match value {
+            Some(v) => format!("{name}={}", v.chars().take(80).collect::<String>()),
+            None => format!("{name} (computed)"),
+        };
+        let runs = match (upper.as_str(), value) {
+            ("PATH" | "HOME" | "TMPDIR", Some(v)) => v
+                .split([':', ';'])
+                .any(|e| !(e.starts_with('/') || e.get(1..2) == Some(":"))),
+            (_, Some(v)) if upper.ends_with("RUSTFLAGS") => {
+                let flags: Vec<&str> = v
+                    .split(|c: char| c.is_whitespace() || c == '\x1f')
+                    .collect();
+                rustc_codegen(path, &format!("{whose} `{name}`"), &flags, out);
+                false
+            }
+            (_, Some(v)) if upper.contains("FLAGS") => {
+                flags_in(path, format!(" {v}").as_bytes(), out);
+                false
+            }
+            (_, Some(v)) if names_a_program(&upper) || upper.starts_with("LD") => !names_a_tool(v),
+            _ => true,
+        };
+        if runs {
+            out.runs.push(format!(
+                "{whose} environment for Cargo sets `{shown}`, which can name a program it runs or where it reads its configuration"
+            ));
+        }
+    }
+}
+
+/// What setuptools-rust's extensions and binaries make the build run,
+/// into `out`: from a root `pyproject.toml`'s `[tool.setuptools-rust]`
+/// (`ext-modules`, `bins`), or from `RustExtension(…)`, `RustBin(…)` and
+/// `RustExec(…)` in a `setup.py`: `args` and `cargo-manifest-args` (handed
+/// to Cargo, [`cargo_cli_args`]), `rustc-flags` (handed to rustc,
+/// [`rustc_codegen`]) and `env` (Cargo's whole environment,
+/// [`cargo_environment`]). In a `setup.py` a value that is not a list of
+/// string literals (or, for `env`, a dict of them) is computed when the
+/// build runs and counts. setuptools-rust 1.13 packages whose `args` or
+/// `cargo-manifest-args` gave `--config` a rustc wrapper or a
+/// configuration file naming one, whose `rustc-flags` (in either file)
+/// gave `-C linker=tests/bin/cc`, or whose `env` (in either file) set
+/// `RUSTC_WRAPPER` ran the shipped script at `pip install`; the shipped
+/// gate allowed all six (session 51).
+fn setuptools_rust_settings(path: &str, lower: &str, data: &[u8], out: &mut CompilerFlags) {
+    if memchr::memmem::find(data, b"ust").is_none() {
+        return;
+    }
+    if lower == "pyproject.toml" {
+        if path.matches('/').count() > 1 {
+            return;
+        }
+        let Some(doc) = super::fetched::toml_table(data) else {
+            return;
+        };
+        let Some(table) = doc.get("tool").and_then(|t| t.get("setuptools-rust")) else {
+            return;
+        };
+        let whose = "setuptools-rust's";
+        let entries = ["ext-modules", "bins"]
+            .into_iter()
+            .filter_map(|k| table.get(k)?.as_array())
+            .flatten();
+        for entry in entries {
+            let strings = |key: &str| -> Vec<&str> {
+                entry
+                    .get(key)
+                    .and_then(toml::Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(toml::Value::as_str)
+                    .collect()
+            };
+            let mut cargo = strings("args");
+            cargo.extend(strings("cargo-manifest-args"));
+            cargo_cli_args(path, whose, &cargo, out);
+            rustc_codegen(
+                path,
+                "setuptools-rust's `rustc-flags`",
+                &strings("rustc-flags"),
+                out,
+            );
+            if let Some(env) = entry.get("env").and_then(toml::Value::as_table) {
+                let vars: Vec<(String, Option<String>)> = env
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.as_str().map(str::to_string)))
+                    .collect();
+                cargo_environment(path, whose, &vars, out);
+            }
+        }
+        return;
+    }
+    static CALL: OnceLock<Regex> = OnceLock::new();
+    static KEYWORD: OnceLock<Regex> = OnceLock::new();
+    let call = CALL.get_or_init(|| {
+        Regex::new(r"\bRust(?:Extension|Bin|Exec)\s*\(")
+            .expect("the Rust extension pattern compiles")
+    });
+    let keyword = KEYWORD.get_or_init(|| {
+        Regex::new(r"\b(rustc_flags|cargo_manifest_args|args|env)\s*=[^=]")
+            .expect("the Rust extension keyword pattern compiles")
+    });
+    let whose = "setuptools-rust's";
+    for m in call.find_iter(data).take(64) {
+        let rest = &data[m.end()..data.len().min(m.end() + (64 << 10))];
+        let args = &rest[..bracket_end(rest).unwrap_or(rest.len())];
+        for c in keyword.captures_iter(args) {
+            let (Some(name), Some(all)) = (c.get(1), c.get(0)) else {
+                continue;
+            };
+            let value = args[all.end() - 1..].trim_ascii_start();
+            let name = std::str::from_utf8(name.as_bytes()).unwrap_or("");
+            if name == "env" {
+                match python_dict(value) {
+                    Some(vars) => cargo_environment(path, whose, &vars, out),
+                    None => out.runs.push(format!(
+                        "{whose} `env` for Cargo is computed when the build runs, and can name a program it runs"
+                    )),
+                }
+                continue;
+            }
+            let Some(list) = python_strings(value) else {
+                out.runs.push(format!(
+                    "{whose} `{name}` is computed when the build runs, and can make Cargo or rustc run any program"
+                ));
+                continue;
+            };
+            let list: Vec<&str> = list.iter().map(String::as_str).collect();
+            match name {
+                "rustc_flags" => rustc_codegen(path, "setuptools-rust's `rustc_flags`", &list, out),
+                _ => cargo_cli_args(path, whose, &list, out),
+            }
+        }
+    }
+}
+
+/// Where the bracket `rest` is inside of closes (the index of the first
+/// `)`, `]` or `}` outside the brackets and string literals opened in
+/// `rest`), within `rest`; `None` when it does not.
+fn bracket_end(rest: &[u8]) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < rest.len() {
+        match rest[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' if depth == 0 => return Some(i),
+            b')' | b']' | b'}' => depth -= 1,
+            b'#' => i += memchr::memchr(b'\n', &rest[i..]).unwrap_or(rest.len() - i),
+            q @ (b'\'' | b'"') => {
+                i += 1;
+                while i < rest.len() && rest[i] != q && rest[i] != b'\n' {
+                    i += if rest[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The strings of a Python list or tuple of string literals at the start
+/// of `value` (`["-C", 'linker=cc']`); `None` when it is anything else (a
+/// name, a call, an f-string, a list holding code).
+fn python_strings(value: &[u8]) -> Option<Vec<String>> {
+    let inner = value
+        .strip_prefix(b"[")
+        .or_else(|| value.strip_prefix(b"("))?;
+    let inner = &inner[..bracket_end(inner)?];
+    let mut out = Vec::new();
+    for piece in top_level_pieces(inner) {
+        let piece = piece.trim_ascii();
+        if piece.is_empty() {
+            continue;
+        }
+        out.push(python_string(piece)?);
+    }
+    Some(out)
+}
+
+/// The text of a piece that is one plain Python string literal (`'x'`,
+/// `r"x"`), or `None`.
+fn python_string(piece: &[u8]) -> Option<String> {
+    let prefix = prefix_len(piece);
+    if piece[..prefix].iter().any(|b| matches!(b, b'f' | b'F')) {
+        return None;
+    }
+    let (pieces, code) = literals(piece);
+    match (pieces.as_slice(), code) {
+        ([(text, true)], false) => Some(text.clone()),
+        _ => None,
+    }
+}
+
+/// The entries of a Python dict literal at the start of `value` whose keys
+/// are string literals (`{"CC": "gcc", "PATH": os.environ["PATH"]}`), each
+/// value kept when it is a string literal; `None` when `value` is not such
+/// a dict (`os.environ.copy()`, `dict(os.environ, CC=…)`).
+fn python_dict(value: &[u8]) -> Option<Vec<(String, Option<String>)>> {
+    let inner = value.strip_prefix(b"{")?;
+    let inner = &inner[..bracket_end(inner)?];
+    let mut out = Vec::new();
+    for piece in top_level_pieces(inner) {
+        let piece = piece.trim_ascii();
+        if piece.is_empty() {
+            continue;
+        }
+        let colon = bracket_end_at(piece, b':')?;
+        let key = python_string(piece[..colon].trim_ascii())?;
+        let text = piece[colon + 1..].trim_ascii();
+        if inherited(&key, text) {
+            continue;
+        }
+        out.push((key, python_string(text)));
+    }
+    Some(out)
+}
+
+/// The pieces of a Python list's, tuple's or dict's text between its
+/// top-level commas (outside brackets and string literals).
+fn top_level_pieces(inner: &[u8]) -> Vec<&[u8]> {
+    let mut out = Vec::new();
+    let (mut start, mut i) = (0, 0);
+    while i < inner.len() {
+        if inner[i] == b',' {
+            out.push(&inner[start..i]);
+            start = i + 1;
+        } else if matches!(inner[i], b'(' | b'[' | b'{') {
+            let rest = &inner[i + 1..];
+            i += bracket_end(rest).map_or(rest.len(), |e| e + 1);
+        } else if let q @ (b'\'' | b'"') = inner[i] {
+            i += 1;
+            while i < inner.len() && inner[i] != q {
+                i += if inner[i] == b'\\' { 2 } else { 1 };
+            }
+        }
+        i += 1;
+    }
+    out.push(&inner[start.min(inner.len())..]);
+    out
+}
+
+/// Whether `value` is the user's own value of the variable `name`, passed
+/// on as it is (`os.environ["PATH"]`, `os.environ.get("PATH", "")`,
+/// `os.getenv('PATH')`): nothing of the package's.
+fn inherited(name: &str, value: &[u8]) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(
+            r#"^os\.(?:environ\s*\[\s*["'](\w+)["']\s*\]|(?:environ\.get|getenv)\s*\(\s*["'](\w+)["']\s*(?:,\s*["'][^"']*["']\s*)?\))$"#,
+        )
+        .expect("the inherited variable pattern compiles")
+    });
+    re.captures(value)
+        .and_then(|c| c.get(1).or_else(|| c.get(2)))
+        .is_some_and(|m| m.as_bytes() == name.as_bytes())
+}
+
+/// The index of the first `end` byte outside string literals in `piece`.
+fn bracket_end_at(piece: &[u8], end: u8) -> Option<usize> {
+    let mut i = 0;
+    while i < piece.len() {
+        match piece[i] {
+            b if b == end => return Some(i),
+            q @ (b'\'' | b'"') => {
+                i += 1;
+                while i < piece.len() && piece[i] != q {
+                    i += if piece[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// A flag's argument at `at` (just past the flag's name): joined to it
@@ -3830,7 +4164,7 @@ mod tests {
         for (tool, named) in [
             (
                 "config = [\"build.rustc-wrapper='tests/bin/wrap'\"]",
-                "maturin's `config = \"build.rustc-wrapper='tests/bin/wrap'\"`: Cargo's `build.rustc-wrapper = \"tests/bin/wrap\"` runs that program",
+                "maturin's `--config build.rustc-wrapper='tests/bin/wrap'`: Cargo's `build.rustc-wrapper = \"tests/bin/wrap\"` runs that program",
             ),
             (
                 "config = [\"target.x86_64-unknown-linux-gnu.linker = 'tests/bin/cc'\"]",
@@ -3842,7 +4176,7 @@ mod tests {
             ),
             (
                 "config = [\"docs/cargo.toml\"]",
-                "maturin gives Cargo the configuration file `docs/cargo.toml` (`--config`)",
+                "maturin's `--config docs/cargo.toml` gives Cargo that configuration file",
             ),
             (
                 "rustc-args = [\"-C\", \"linker=tests/bin/cc\"]",
@@ -3880,6 +4214,107 @@ mod tests {
             ("x-1/tests/pyproject.toml", "rustc-args = [\"-C\", \"linker=tests/bin/cc\"]"),
         ] {
             assert!(runs(path, tool).is_empty(), "{path}: {tool}");
+        }
+    }
+
+    /// setuptools-rust hands Cargo `args` and `cargo-manifest-args`, rustc
+    /// `rustc-flags`, and runs Cargo in `env` (session 51: each ran a
+    /// shipped script at `pip install`, from `pyproject.toml` or
+    /// `setup.py`).
+    #[test]
+    fn setuptools_rust_settings_that_run_programs_are_read() {
+        let runs = |path: &str, text: &str| compiler_flags(path, text.as_bytes()).runs;
+        let table = |entry: &str| {
+            format!("[[tool.setuptools-rust.ext-modules]]\ntarget = \"x._x\"\n{entry}\n")
+        };
+        for (entry, named) in [
+            (
+                "args = [\"--config\", \"build.rustc-wrapper='tests/bin/wrap'\"]",
+                "setuptools-rust's `--config build.rustc-wrapper='tests/bin/wrap'`: Cargo's `build.rustc-wrapper = \"tests/bin/wrap\"` runs that program",
+            ),
+            (
+                "cargo-manifest-args = [\"--config=docs/c.toml\"]",
+                "setuptools-rust's `--config docs/c.toml` gives Cargo that configuration file",
+            ),
+            (
+                "rustc-flags = [\"-C\", \"linker=tests/bin/cc\"]",
+                "setuptools-rust's `rustc-flags` give rustc `-C linker=tests/bin/cc`",
+            ),
+            (
+                "env = {PATH = \"/usr/bin:/bin\", RUSTC_WRAPPER = \"tests/bin/wrap\"}",
+                "setuptools-rust's environment for Cargo sets `RUSTC_WRAPPER=tests/bin/wrap`",
+            ),
+            ("env = {PATH = \"tests/bin:/usr/bin\"}", "`PATH=tests/bin:/usr/bin`"),
+            ("env = {HOME = \"docs\"}", "`HOME=docs`"),
+            ("env = {CARGO_HOME = \"/opt/cargo\"}", "`CARGO_HOME=/opt/cargo`"),
+            ("env = {CC = \"tests/bin/cc\"}", "`CC=tests/bin/cc`"),
+            (
+                "env = {RUSTFLAGS = \"-C linker=tests/bin/cc\"}",
+                "setuptools-rust's `RUSTFLAGS` give rustc `-C linker=tests/bin/cc`",
+            ),
+        ] {
+            let found = runs("x-1/pyproject.toml", &table(entry));
+            assert!(found.len() == 1 && found[0].contains(named), "{entry}: {found:?}");
+        }
+        let found = runs(
+            "x-1/pyproject.toml",
+            "[[tool.setuptools-rust.bins]]\ntarget = \"x\"\nargs = [\"--config\", \"target.x86_64-unknown-linux-gnu.linker='cc.sh'\"]\n",
+        );
+        assert!(
+            found.len() == 1 && found[0].contains("linker = \"cc.sh\"` runs that program to link"),
+            "{found:?}"
+        );
+        let setup = |call: &str| {
+            runs(
+                "x-1/setup.py",
+                &format!("from setuptools import setup\nfrom setuptools_rust import RustExtension, RustBin\nsetup(rust_extensions=[{call}])\n"),
+            )
+        };
+        for (call, named) in [
+            (
+                "RustExtension(\"x._x\", rustc_flags=[\"-C\", 'linker=tests/bin/cc'])",
+                "setuptools-rust's `rustc_flags` give rustc `-C linker=tests/bin/cc`",
+            ),
+            (
+                "RustExtension(\"x._x\", args=(\"--config\", \"build.rustc='tests/bin/rustc'\",))",
+                "Cargo's `build.rustc = \"tests/bin/rustc\"`",
+            ),
+            (
+                "RustExtension(\"x._x\",\n    env={\"PATH\": os.environ[\"PATH\"], 'RUSTC_WRAPPER': \"tests/bin/wrap\"})",
+                "`RUSTC_WRAPPER=tests/bin/wrap`",
+            ),
+            (
+                "RustExtension(\"x._x\", env={\"PATH\": \"tests/bin:\" + os.environ[\"PATH\"]})",
+                "`PATH (computed)`",
+            ),
+            (
+                "RustBin(\"x\", args=cargo_args)",
+                "setuptools-rust's `args` is computed when the build runs",
+            ),
+            (
+                "RustBin(\"x\", env={**os.environ, **extra})",
+                "setuptools-rust's `env` for Cargo is computed when the build runs",
+            ),
+            (
+                "RustExtension(\"x._x\", rustc_flags=[f\"-Clinker={cc}\"])",
+                "`rustc_flags` is computed",
+            ),
+        ] {
+            let found = setup(call);
+            assert!(found.len() == 1 && found[0].contains(named), "{call}: {found:?}");
+        }
+        // What runs nothing: bcrypt's table, options, quiet variables, a
+        // keyword of another call, a fixture's manifest, a test's setup.py.
+        for (path, text) in [
+            ("x-1/pyproject.toml", table("path = \"src/_x/Cargo.toml\"\npy-limited-api = \"auto\"\nrust-version = \">=1.64.0\"")),
+            ("x-1/pyproject.toml", table("args = [\"--locked\", \"--no-default-features\", \"--config\", \"profile.release.lto=true\"]\nrustc-flags = [\"-C\", \"opt-level=3\"]\nenv = {PATH = \"/usr/bin:/bin\", HOME = \"/root\", CARGO_PROFILE_RELEASE_LTO = \"true\", CC = \"gcc\", RUSTFLAGS = \"--cfg x\"}")),
+            ("x-1/setup.py", "setup(rust_extensions=[RustExtension('x._x', args=['--locked'], cargo_manifest_args=('--frozen',), rustc_flags=[], env={'MACOSX_DEPLOYMENT_TARGET': '11.0'})])\nsubprocess.run(cmd, env=env, args=a)\n".to_string()),
+            ("x-1/setup.py", "setup(rust_extensions=[RustExtension('x._x', py_limited_api=True)], cmdclass={'x': y(args=z)})\n".to_string()),
+            ("x-1/setup.py", "RustExtension('x', env={'PATH': os.environ['PATH'], \"HOME\": os.environ.get(\"HOME\", \"\"), 'TMPDIR': os.getenv('TMPDIR')})\n".to_string()),
+            ("x-1/sub/pyproject.toml", table("rustc-flags = [\"-C\", \"linker=cc.sh\"]")),
+            ("x-1/tests/setup.py", "RustExtension('x', rustc_flags=flags)\n".to_string()),
+        ] {
+            assert!(runs(path, &text).is_empty(), "{path}: {text}: {:?}", runs(path, &text));
         }
     }
 

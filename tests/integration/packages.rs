@@ -5738,7 +5738,7 @@ fn a_maturin_setting_that_runs_a_shipped_program_is_an_install_hook() {
         (
             "wrapper.tar.gz",
             "config = [\"build.rustc-wrapper='tests/bin/cc'\"]\n",
-            Some("tinypkg-1.0/pyproject.toml: maturin's `config = \"build.rustc-wrapper='tests/bin/cc'\"`: Cargo's `build.rustc-wrapper = \"tests/bin/cc\"` runs that program"),
+            Some("tinypkg-1.0/pyproject.toml: maturin's `--config build.rustc-wrapper='tests/bin/cc'`: Cargo's `build.rustc-wrapper = \"tests/bin/cc\"` runs that program"),
         ),
         (
             "linker.tar.gz",
@@ -5748,7 +5748,7 @@ fn a_maturin_setting_that_runs_a_shipped_program_is_an_install_hook() {
         (
             "file.tar.gz",
             "config = [\"docs/cargo.toml\"]\n",
-            Some("maturin gives Cargo the configuration file `docs/cargo.toml`"),
+            Some("maturin's `--config docs/cargo.toml` gives Cargo that configuration file"),
         ),
         (
             "release.tar.gz",
@@ -5773,6 +5773,63 @@ fn a_maturin_setting_that_runs_a_shipped_program_is_an_install_hook() {
                     "tinypkg-1.0/docs/cargo.toml",
                     b"[build]\nrustc-wrapper = \"tests/bin/cc\"\n",
                 ),
+            ],
+        );
+        let (o, r) = scan_path_json_under(&c, &lax, &p);
+        assert_cleared_or_naming(&o, &r, named);
+    }
+}
+
+/// setuptools-rust hands Cargo an extension's `args`, rustc its
+/// `rustc-flags`, and runs Cargo in its `env`: a linker or rustc wrapper
+/// named there, in `pyproject.toml` or `setup.py`, ran a shipped script
+/// in a pip build with setuptools-rust 1.13, and the shipped gate allowed
+/// it (session 51). Each is now an install hook, named; options that run
+/// nothing else are allowed.
+#[test]
+fn a_setuptools_rust_setting_that_runs_a_shipped_program_is_an_install_hook() {
+    let c = Canary::new();
+    let lax = lax_config(&c);
+    let head = "[build-system]\nrequires = [\"setuptools\", \"setuptools-rust\"]\nbuild-backend = \"setuptools.build_meta\"\n\n[project]\nname = \"tinypkg\"\nversion = \"1.0\"\n\n";
+    let table = |entry: &str| {
+        format!("{head}[[tool.setuptools-rust.ext-modules]]\ntarget = \"tinypkg._r\"\n{entry}\n")
+    };
+    for (name, pyproject, call, named) in [
+        (
+            "flags.tar.gz",
+            table("rustc-flags = [\"-C\", \"linker=tests/bin/cc\"]"),
+            "",
+            Some("tinypkg-1.0/pyproject.toml: setuptools-rust's `rustc-flags` give rustc `-C linker=tests/bin/cc`"),
+        ),
+        (
+            "env.tar.gz",
+            head.to_string(),
+            "RustExtension(\"tinypkg._r\", env={\"PATH\": os.environ[\"PATH\"], \"RUSTC_WRAPPER\": \"tests/bin/cc\"})",
+            Some("tinypkg-1.0/setup.py: setuptools-rust's environment for Cargo sets `RUSTC_WRAPPER=tests/bin/cc`"),
+        ),
+        (
+            "plain.tar.gz",
+            table("args = [\"--locked\"]\nrustc-flags = [\"-C\", \"opt-level=3\"]"),
+            "RustExtension(\"tinypkg._r\", rustc_flags=[\"--cfg\", \"x\"], env={\"PATH\": os.environ[\"PATH\"]})",
+            None,
+        ),
+    ] {
+        let extra = match call.is_empty() {
+            true => String::new(),
+            false => format!("    rust_extensions=[{call}],\n"),
+        };
+        let p = tinypkg_sdist(
+            &c,
+            name,
+            &extra,
+            &[
+                ("tinypkg-1.0/pyproject.toml", pyproject.as_bytes()),
+                (
+                    "tinypkg-1.0/Cargo.toml",
+                    b"[package]\nname = \"tinypkg\"\nversion = \"1.0.0\"\nedition = \"2021\"\n\n[lib]\ncrate-type = [\"cdylib\"]\n",
+                ),
+                ("tinypkg-1.0/src/lib.rs", b"pub fn answer() -> u32 {\n    42\n}\n"),
+                ("tinypkg-1.0/tests/bin/cc", b"#!/bin/sh\nid\nexec cc \"$@\"\n"),
             ],
         );
         let (o, r) = scan_path_json_under(&c, &lax, &p);
