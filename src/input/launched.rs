@@ -1528,15 +1528,42 @@ pub fn compiler_flags(path: &str, data: &[u8]) -> CompilerFlags {
     }
     if is_cargo_config(path) {
         cargo_config(path, data, &mut out);
-    } else if read {
-        flags_in(path, data, &mut out);
     }
+    // The text as written, and as the tool reads it where that differs:
+    // a TOML or JSON value or key spelled with escapes
+    // (`-\u0077rapper`, `"CMAKE_C_COMPILER_LAUNCHE\u0052"`), a string
+    // of Python, Meson or Rust in pieces or escapes (`"-\x77rapper"`,
+    // `"-wrap" "per"`). Each rule reads the text as written first, and
+    // the decoded forms only when it found nothing there: decoding never
+    // hides what the text shows, and one hook is not named twice.
+    let decoded = match (read || presets) && !is_cargo_config(path) {
+        true => as_tool_reads(path, &lower, data),
+        false => Vec::new(),
+    };
+    let texts = || std::iter::once(data).chain(decoded.iter().map(Vec::as_slice));
+    if read && !is_cargo_config(path) {
+        for text in texts() {
+            let mut found = CompilerFlags::default();
+            flags_in(path, text, &mut found);
+            if found != CompilerFlags::default() {
+                out.runs.extend(found.runs);
+                out.includes.extend(found.includes);
+                out.files.extend(found.files);
+                break;
+            }
+        }
+    }
+    let mut first_found = |rule: fn(&[u8]) -> Vec<String>| {
+        if let Some(found) = texts().map(rule).find(|f| !f.is_empty()) {
+            out.runs.extend(found);
+        }
+    };
     if read || presets {
-        out.runs.extend(compiler_launchers(data));
-        out.runs.extend(cmake_programs(data));
+        first_found(compiler_launchers);
+        first_found(cmake_programs);
     }
     if matches!(lower.as_str(), "setup.py" | "build.rs") {
-        out.runs.extend(compiler_environment(data));
+        first_found(compiler_environment);
     }
     if lower == "pyproject.toml" {
         maturin_settings(path, data, &mut out);
@@ -1546,6 +1573,46 @@ pub fn compiler_flags(path: &str, data: &[u8]) -> CompilerFlags {
     }
     out.includes.sort_unstable();
     out.includes.dedup();
+    out
+}
+
+/// The text of a manifest or build script (`data`, the file at `path`)
+/// as its tool reads it, when that differs from what is written: a
+/// `pyproject.toml` or `setup.cfg` as its installer reads it
+/// ([`super::fetched::manifest_as_read`]: TOML's escapes decoded,
+/// `setup.cfg`'s interpolation done), a CMake preset's JSON with its
+/// escapes decoded, and any such file with each line's string pieces and
+/// escapes folded ([`fold`](crate::precheck::fold::fold)). Empty when
+/// nothing differs.
+fn as_tool_reads(path: &str, lower: &str, data: &[u8]) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    if matches!(lower, "pyproject.toml" | "setup.cfg") {
+        if let Some(read) = super::fetched::manifest_as_read(&Code::new(path, data)) {
+            out.push(read.text);
+        }
+    }
+    if lower.ends_with(".json") {
+        if let Ok(v) = serde_json::from_slice::<serde_json::Value>(data) {
+            out.push(serde_json::to_vec_pretty(&v).unwrap_or_default());
+        }
+    }
+    let mut folded = Vec::with_capacity(data.len());
+    let mut changed = false;
+    for line in data.split_inclusive(|&b| b == b'\n') {
+        match crate::precheck::fold::fold(line) {
+            Some(f) => {
+                changed = true;
+                folded.extend_from_slice(&f);
+                if line.ends_with(b"\n") && !f.ends_with(b"\n") {
+                    folded.push(b'\n');
+                }
+            }
+            None => folded.extend_from_slice(line),
+        }
+    }
+    if changed {
+        out.push(folded);
+    }
     out
 }
 
@@ -1680,41 +1747,103 @@ fn cmake_assignments<'a>(
 /// the 403 real sdists outside a test tree sets one.
 fn compiler_environment(data: &[u8]) -> Vec<String> {
     static RE: OnceLock<Regex> = OnceLock::new();
+    static UPDATE: OnceLock<Regex> = OnceLock::new();
     let re = RE.get_or_init(|| {
         Regex::new(
-            r#"(?:environ\s*\[\s*|environ\.setdefault\(\s*|putenv\(\s*|set_var\(\s*)["']([A-Za-z_]+)["']\s*(?:\]\s*=|,)\s*([^\n]{0,160})"#,
+            // A subscript, `setdefault`, `putenv`, `set_var`; and the
+            // attribute a folded subscript reads as (`environ["C" "C"]`
+            // folds to `environ.CC`).
+            r#"(?:environ\s*\[\s*|environ\.setdefault\(\s*|putenv\(\s*|set_var\(\s*)["']([A-Za-z_]+)["']\s*(?:\]\s*=|,)\s*([^\n]{0,160})|\benviron\s*\.\s*([A-Za-z_]+)\s*=\s*([^=\n][^\n]{0,159})"#,
         )
         .expect("the compiler environment pattern compiles")
     });
+    // `os.environ.update({"CC": …}, CXX=…)` and `os.environ |= {…}`.
+    let update = UPDATE.get_or_init(|| {
+        Regex::new(r"\benviron\s*(?:\.\s*update\s*\(|\|=\s*\{)")
+            .expect("the environment update pattern compiles")
+    });
     let mut out = Vec::new();
     for c in re.captures_iter(data) {
-        let (Some(name), Some(value)) = (c.get(1), c.get(2)) else {
+        let (Some(name), Some(value)) = (c.get(1).or(c.get(3)), c.get(2).or(c.get(4))) else {
             continue;
         };
-        let name = String::from_utf8_lossy(name.as_bytes());
-        let upper = name.to_ascii_uppercase();
-        if !(names_a_program(&upper) || matches!(upper.as_str(), "LDSHARED" | "LDCXXSHARED")) {
-            continue;
-        }
         let value = String::from_utf8_lossy(value.as_bytes());
         // `environ["CC"] == …` compares.
         if value.starts_with('=') {
             continue;
         }
         let value = value.trim_end().trim_end_matches([')', ';']).trim_end();
-        // A string literal: its words, past a compiler cache.
-        let literal = value
-            .strip_prefix(['"', '\''])
-            .and_then(|v| v.strip_suffix(['"', '\'']))
-            .filter(|v| !v.contains(['"', '\'']));
-        if !literal.is_some_and(names_a_tool) {
-            out.push(format!(
-                "the build's `{name}` is set to `{}`, which setuptools or the cc crate runs as the compiler or linker",
-                value.chars().take(80).collect::<String>()
-            ));
+        out.extend(compiler_variable(
+            &String::from_utf8_lossy(name.as_bytes()),
+            value,
+        ));
+    }
+    for m in update.find_iter(data).take(64) {
+        // `|= {` opens the dict itself; `update(` a call whose arguments
+        // are dicts or keywords.
+        let (start, pairs_only) = match m.as_bytes().ends_with(b"{") {
+            true => (m.end() - 1, true),
+            false => (m.end(), false),
+        };
+        let rest = &data[start..data.len().min(start + (64 << 10))];
+        let inner = match pairs_only {
+            // The dict, braces and all.
+            true => &rest[..bracket_end(&rest[1..]).map_or(rest.len(), |e| e + 2)],
+            false => &rest[..bracket_end(rest).unwrap_or(rest.len())],
+        };
+        for piece in top_level_pieces(inner) {
+            let piece = piece.trim_ascii();
+            // A dict's own braces (`update({…})`) hold its pairs.
+            if let Some(dict) = piece.strip_prefix(b"{") {
+                let dict = &dict[..bracket_end(dict).unwrap_or(dict.len())];
+                for pair in top_level_pieces(dict) {
+                    let Some(colon) = bracket_end_at(pair, b':') else {
+                        continue;
+                    };
+                    let Some(name) = python_string(pair[..colon].trim_ascii()) else {
+                        continue;
+                    };
+                    let value = String::from_utf8_lossy(pair[colon + 1..].trim_ascii());
+                    out.extend(compiler_variable(&name, &value));
+                }
+                continue;
+            }
+            let mut words = piece.splitn(2, |&b| b == b'=');
+            let (Some(name), Some(value)) = (words.next(), words.next()) else {
+                continue;
+            };
+            let name = String::from_utf8_lossy(name.trim_ascii());
+            if super::unread::is_identifier(&name) {
+                out.extend(compiler_variable(
+                    &name,
+                    &String::from_utf8_lossy(value.trim_ascii()),
+                ));
+            }
         }
     }
     out
+}
+
+/// The hook a build's environment variable `name` set to `value` (the
+/// code as written) makes, when `name` is one setuptools or the `cc`
+/// crate runs as the compiler or linker and `value` is not a string
+/// literal naming a tool ([`names_a_tool`]).
+fn compiler_variable(name: &str, value: &str) -> Option<String> {
+    let upper = name.to_ascii_uppercase();
+    if !(names_a_program(&upper) || matches!(upper.as_str(), "LDSHARED" | "LDCXXSHARED")) {
+        return None;
+    }
+    // A string literal: its words, past a compiler cache.
+    let literal = value
+        .strip_prefix(['"', '\''])
+        .and_then(|v| v.strip_suffix(['"', '\'']))
+        .filter(|v| !v.contains(['"', '\'']));
+    (!literal.is_some_and(names_a_tool)).then(|| {
+        format!(
+            "the build's `{name}` is set to `{}`, which setuptools or the cc crate runs as the compiler or linker",
+            value.chars().take(80).collect::<String>()
+        )
+    })
 }
 
 /// Whether `command` (words apart by spaces) names a compiler, linker,
@@ -1989,7 +2118,9 @@ fn rustc_codegen(path: &str, given: &str, flags: &[&str], out: &mut CompilerFlag
 /// linker=tests/bin/cc`, ran the script at `pip install`, and the shipped
 /// gate allowed all four (session 51).
 fn maturin_settings(path: &str, data: &[u8], out: &mut CompilerFlags) {
-    if path.matches('/').count() > 1 || memchr::memmem::find(data, b"maturin").is_none() {
+    // No search for the word first: TOML spells a key with escapes too
+    // (`[tool."matur\u0069n"]`), and a root manifest is parsed once more.
+    if path.matches('/').count() > 1 {
         return;
     }
     let Some(doc) = super::fetched::toml_table(data) else {
@@ -2126,9 +2257,6 @@ fn cargo_environment(
 /// `RUSTC_WRAPPER` ran the shipped script at `pip install`; the shipped
 /// gate allowed all six (session 51).
 fn setuptools_rust_settings(path: &str, lower: &str, data: &[u8], out: &mut CompilerFlags) {
-    if memchr::memmem::find(data, b"ust").is_none() {
-        return;
-    }
     if lower == "pyproject.toml" {
         if path.matches('/').count() > 1 {
             return;
@@ -4197,6 +4325,16 @@ mod tests {
                 "{tool}: {found:?}"
             );
         }
+        // A key spelled with TOML's escapes is the same key.
+        let found = compiler_flags(
+            "x-1/pyproject.toml",
+            b"[tool.\"matur\\u0069n\"]\nrustc-args = [\"-C\", \"linker=cc.sh\"]\n",
+        )
+        .runs;
+        assert!(
+            found.len() == 1 && found[0].contains("`-C linker=cc.sh`"),
+            "{found:?}"
+        );
         // A link argument's compiler flag is read as in rustflags.
         let found = runs(
             "x-1/pyproject.toml",
@@ -4256,6 +4394,14 @@ mod tests {
             let found = runs("x-1/pyproject.toml", &table(entry));
             assert!(found.len() == 1 && found[0].contains(named), "{entry}: {found:?}");
         }
+        let found = runs(
+            "x-1/pyproject.toml",
+            "[[tool.\"setuptools-r\\u0075st\".ext-modules]]\nrustc-flags = [\"-C\", \"linker=cc.sh\"]\n",
+        );
+        assert!(
+            found.len() == 1 && found[0].contains("`-C linker=cc.sh`"),
+            "{found:?}"
+        );
         let found = runs(
             "x-1/pyproject.toml",
             "[[tool.setuptools-rust.bins]]\ntarget = \"x\"\nargs = [\"--config\", \"target.x86_64-unknown-linux-gnu.linker='cc.sh'\"]\n",
@@ -4372,6 +4518,44 @@ mod tests {
         assert_eq!(flags("pkg/tests/setup.py", setup), CompilerFlags::default());
         assert_eq!(flags("pkg/m/util.py", setup), CompilerFlags::default());
         assert_eq!(flags("pkg/docs/notes.txt", setup), CompilerFlags::default());
+    }
+
+    /// A setting spelled as its tool decodes it: TOML's and JSON's escapes,
+    /// Python's and Meson's escapes and string pieces, an environment
+    /// variable set through `update` (session 51: a TOML-escaped launcher
+    /// in scikit-build-core's `cmake.args`, a `\x77` in setuptools'
+    /// `extra_compile_args` and `os.environ.update(CC=…)` each ran a
+    /// command at `pip install`, allowed by the rules alone).
+    #[test]
+    fn escaped_spellings_of_build_settings_are_read() {
+        assert_build_runs(
+            &[
+                ("pkg/pyproject.toml", "[tool.scikit-build]\ncmake.args = [\"-DCMAKE_C_FLAGS=-\\u0077rapper sh,-c,id\"]\n", "the compiler's `-wrapper sh,-c,id`"),
+                ("pkg/pyproject.toml", "[tool.scikit-build]\ncmake.args = [\"-DCMAKE_C_COMPILER_LAUNCHE\\u0052=sh;-c;id\"]\n", "`CMAKE_C_COMPILER_LAUNCHER` runs `sh;-c;id`"),
+                ("pkg/pyproject.toml", "[tool.scikit-build]\ncmake.define = {\"CMAKE_C_COMPILE\\u0052\" = \"tools/cc\"}\n", "`CMAKE_C_COMPILER` is set to `tools/cc`"),
+                ("pkg/CMakePresets.json", "{\"configurePresets\": [{\"name\": \"d\", \"cacheVariables\": {\"CMAKE_C_COMPILER_LAUNCHE\\u0052\": \"sh;-c;id\"}}]}\n", "`CMAKE_C_COMPILER_LAUNCHER` runs `sh;-c;id`"),
+                ("pkg/setup.py", "Extension('m', ['m.c'], extra_compile_args=['-\\x77rapper', 'sh,-c,id'])\n", "the compiler's `-wrapper sh,-c,id`"),
+                ("pkg/setup.py", "Extension('m', ['m.c'], extra_compile_args=['-wrap' 'per', 'sh,-c,id'])\n", "`-wrapper sh,-c,id`"),
+                ("pkg/meson.build", "add_project_arguments('-\\x77rapper', 'sh,-c,id', language: 'c')\n", "`-wrapper sh,-c,id`"),
+                ("pkg/setup.py", "os.environ['C' 'C'] = 'tools/cc'\n", "the build's `CC` is set to `'tools/cc'`"),
+                ("pkg/setup.py", "os.environ.update(CC='tools/cc')\n", "the build's `CC` is set to `'tools/cc'`"),
+                ("pkg/setup.py", "os.environ.update({\"LDSHARED\": \"sh -c id\"})\n", "`LDSHARED` is set to `\"sh -c id\"`"),
+                ("pkg/setup.py", "os.environ |= {'CXX': cxx}\n", "`CXX` is set to `cxx`"),
+            ],
+            &[
+                ("pkg/pyproject.toml", "[tool.scikit-build]\ncmake.args = [\"-DCMAKE_C_FLAGS=-\\u004f2\"]\ncmake.define = {\"CMAKE_C_COMPILER_LAUNCHE\\u0052\" = \"ccache\"}\n"),
+                ("pkg/setup.py", "os.environ.update({'CC': 'gcc'}, CFLAGS='-O2')\nos.environ.update(os.environ)\nos.environ['P' 'ATH'] = p\n"),
+                ("pkg/setup.py", "os.environ |= {'CC': 'gcc'}\nrun(x, CC=cc)\n"),
+                ("pkg/setup.py", "x = '\\x41' + 'B'\nExtension('m', ['m.c'], extra_compile_args=['-O' '2'])\n"),
+            ],
+        );
+        // Written once and decoded the same: named once.
+        let found = compiler_flags(
+            "pkg/pyproject.toml",
+            b"[tool.scikit-build]\ncmake.args = [\"-DCMAKE_C_FLAGS=-wrapper sh,-c,id\"]\n",
+        )
+        .runs;
+        assert_eq!(found.len(), 1, "{found:?}");
     }
 
     /// Each of `once` (path, text, shown): [`compiler_flags`] finds one

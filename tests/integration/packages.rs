@@ -5442,6 +5442,13 @@ fn a_compiler_flag_that_runs_a_program_or_compiles_a_document_is_not_cleared() {
             "tinypkg-1.0/setup.py: the compiler's `-wrapper sh,-c,id;exec ` runs each program",
         ),
         (
+            // Spelled with an escape Python decodes (session 51).
+            "escaped.tar.gz",
+            "'-\\x77rapper', 'sh,-c,id'".to_string(),
+            vec![],
+            "tinypkg-1.0/setup.py: the compiler's `-wrapper sh,-c,id` runs each program",
+        ),
+        (
             "options.tar.gz",
             "'@docs/flags.txt'".to_string(),
             vec![("tinypkg-1.0/docs/flags.txt", wrapper.as_bytes())],
