@@ -1580,20 +1580,15 @@ pub fn compiler_flags(path: &str, data: &[u8]) -> CompilerFlags {
 /// as its tool reads it, when that differs from what is written: a
 /// `pyproject.toml` or `setup.cfg` as its installer reads it
 /// ([`super::fetched::manifest_as_read`]: TOML's escapes decoded,
-/// `setup.cfg`'s interpolation done), a CMake preset's JSON with its
-/// escapes decoded, and any such file with each line's string pieces and
-/// escapes folded ([`fold`](crate::precheck::fold::fold)). Empty when
-/// nothing differs.
+/// `setup.cfg`'s interpolation done), and any such file with each line's
+/// string pieces and escapes folded ([`fold`](crate::precheck::fold::fold):
+/// a CMake preset's JSON escapes too, `\uXXXX` being JavaScript's). Empty
+/// when nothing differs.
 fn as_tool_reads(path: &str, lower: &str, data: &[u8]) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
     if matches!(lower, "pyproject.toml" | "setup.cfg") {
         if let Some(read) = super::fetched::manifest_as_read(&Code::new(path, data)) {
             out.push(read.text);
-        }
-    }
-    if lower.ends_with(".json") {
-        if let Ok(v) = serde_json::from_slice::<serde_json::Value>(data) {
-            out.push(serde_json::to_vec_pretty(&v).unwrap_or_default());
         }
     }
     let mut folded = Vec::with_capacity(data.len());
@@ -4533,6 +4528,7 @@ mod tests {
                 ("pkg/pyproject.toml", "[tool.scikit-build]\ncmake.args = [\"-DCMAKE_C_FLAGS=-\\u0077rapper sh,-c,id\"]\n", "the compiler's `-wrapper sh,-c,id`"),
                 ("pkg/pyproject.toml", "[tool.scikit-build]\ncmake.args = [\"-DCMAKE_C_COMPILER_LAUNCHE\\u0052=sh;-c;id\"]\n", "`CMAKE_C_COMPILER_LAUNCHER` runs `sh;-c;id`"),
                 ("pkg/pyproject.toml", "[tool.scikit-build]\ncmake.define = {\"CMAKE_C_COMPILE\\u0052\" = \"tools/cc\"}\n", "`CMAKE_C_COMPILER` is set to `tools/cc`"),
+                ("pkg/pyproject.toml", "[tool.scikit-build]\ncmake.args = [\"-DCMAKE_C_FLAGS=-\\U00000077rapper sh,-c,id\"]\n", "the compiler's `-wrapper sh,-c,id`"),
                 ("pkg/CMakePresets.json", "{\"configurePresets\": [{\"name\": \"d\", \"cacheVariables\": {\"CMAKE_C_COMPILER_LAUNCHE\\u0052\": \"sh;-c;id\"}}]}\n", "`CMAKE_C_COMPILER_LAUNCHER` runs `sh;-c;id`"),
                 ("pkg/setup.py", "Extension('m', ['m.c'], extra_compile_args=['-\\x77rapper', 'sh,-c,id'])\n", "the compiler's `-wrapper sh,-c,id`"),
                 ("pkg/setup.py", "Extension('m', ['m.c'], extra_compile_args=['-wrap' 'per', 'sh,-c,id'])\n", "`-wrapper sh,-c,id`"),
