@@ -5545,7 +5545,11 @@ fn a_compiler_flag_that_runs_a_program_or_compiles_a_document_is_not_cleared() {
 fn a_cmake_compiler_launcher_is_an_install_hook() {
     let c = Canary::new();
     let lax = lax_config(&c);
-    let head = "[build-system]\nrequires = [\"scikit-build-core\"]\nbuild-backend = \"scikit_build_core.build\"\n\n[project]\nname = \"tinypkg\"\nversion = \"1.0\"\n\n[tool.scikit-build]\n";
+    let head = backend_manifest(
+        &["scikit-build-core"],
+        "scikit_build_core.build",
+        "[tool.scikit-build]\n",
+    );
     let cmake = |extra: &str| {
         format!("cmake_minimum_required(VERSION 3.15)\nproject(tinypkg LANGUAGES C)\n{extra}\nadd_library(_m MODULE src/m.c)\n")
     };
@@ -5619,6 +5623,16 @@ fn a_cmake_compiler_launcher_is_an_install_hook() {
     }
 }
 
+/// The head of tinypkg's `pyproject.toml` built by `backend` from the
+/// requirements `requires`, then `table` (a tool's table header, or "").
+fn backend_manifest(requires: &[&str], backend: &str, table: &str) -> String {
+    let requires: Vec<String> = requires.iter().map(|r| format!("{r:?}")).collect();
+    format!(
+        "[build-system]\nrequires = [{}]\nbuild-backend = \"{backend}\"\n\n[project]\nname = \"tinypkg\"\nversion = \"1.0\"\n\n{table}",
+        requires.join(", ")
+    )
+}
+
 /// meson-python runs what a root `pyproject.toml` gives it: `meson`, the
 /// program it runs as Meson; machine files given to `meson setup`, whose
 /// `[binaries]` Meson runs as the compiler; `-f` and `-C` among the
@@ -5631,7 +5645,7 @@ fn a_cmake_compiler_launcher_is_an_install_hook() {
 fn a_meson_python_setting_that_runs_a_shipped_program_is_an_install_hook() {
     let c = Canary::new();
     let lax = lax_config(&c);
-    let head = "[build-system]\nrequires = [\"meson-python\"]\nbuild-backend = \"mesonpy\"\n\n[project]\nname = \"tinypkg\"\nversion = \"1.0\"\n\n";
+    let head = backend_manifest(&["meson-python"], "mesonpy", "");
     let machine: &[u8] = b"[binaries]\nc = ['sh', '-c', 'id; exec gcc \"$@\"', 'gcc']\n";
     for (name, table, named) in [
         (
@@ -5695,7 +5709,11 @@ fn a_meson_python_setting_that_runs_a_shipped_program_is_an_install_hook() {
 fn scikit_build_core_settings_that_run_or_write_other_things_are_install_hooks() {
     let c = Canary::new();
     let lax = lax_config(&c);
-    let head = "[build-system]\nrequires = [\"scikit-build-core\"]\nbuild-backend = \"scikit_build_core.build\"\n\n[project]\nname = \"tinypkg\"\nversion = \"1.0\"\n\n[tool.scikit-build]\n";
+    let head = backend_manifest(
+        &["scikit-build-core"],
+        "scikit_build_core.build",
+        "[tool.scikit-build]\n",
+    );
     for (name, tool, named) in [
         (
             "eval.tar.gz",
@@ -5738,6 +5756,17 @@ fn scikit_build_core_settings_that_run_or_write_other_things_are_install_hooks()
     }
 }
 
+/// A crate tinypkg's Rust backends build, and the script its probes name
+/// as a linker or rustc wrapper.
+const TINY_CRATE: [(&str, &[u8]); 3] = [
+    (
+        "tinypkg-1.0/Cargo.toml",
+        b"[package]\nname = \"tinypkg\"\nversion = \"1.0.0\"\nedition = \"2021\"\n\n[lib]\ncrate-type = [\"cdylib\"]\n",
+    ),
+    ("tinypkg-1.0/src/lib.rs", b"pub fn answer() -> u32 {\n    42\n}\n"),
+    ("tinypkg-1.0/tests/bin/cc", b"#!/bin/sh\nid\nexec cc \"$@\"\n"),
+];
+
 /// maturin hands Cargo its `config` entries and rustc its `rustc-args`: a
 /// rustc wrapper or linker named there ran a shipped script in a pip
 /// build with maturin 1.16, and the shipped gate allowed it (session 51).
@@ -5746,7 +5775,7 @@ fn scikit_build_core_settings_that_run_or_write_other_things_are_install_hooks()
 fn a_maturin_setting_that_runs_a_shipped_program_is_an_install_hook() {
     let c = Canary::new();
     let lax = lax_config(&c);
-    let head = "[build-system]\nrequires = [\"maturin>=1.0,<2.0\"]\nbuild-backend = \"maturin\"\n\n[project]\nname = \"tinypkg\"\nversion = \"1.0\"\n\n[tool.maturin]\n";
+    let head = backend_manifest(&["maturin>=1.0,<2.0"], "maturin", "[tool.maturin]\n");
     for (name, tool, named) in [
         (
             "wrapper.tar.gz",
@@ -5776,12 +5805,9 @@ fn a_maturin_setting_that_runs_a_shipped_program_is_an_install_hook() {
             &[
                 ("tinypkg-1.0/PKG-INFO", b"Metadata-Version: 2.1\nName: tinypkg\nVersion: 1.0\n"),
                 ("tinypkg-1.0/pyproject.toml", pyproject.as_bytes()),
-                (
-                    "tinypkg-1.0/Cargo.toml",
-                    b"[package]\nname = \"tinypkg\"\nversion = \"1.0.0\"\nedition = \"2021\"\n\n[lib]\ncrate-type = [\"cdylib\"]\n",
-                ),
-                ("tinypkg-1.0/src/lib.rs", b"pub fn answer() -> u32 {\n    42\n}\n"),
-                ("tinypkg-1.0/tests/bin/cc", b"#!/bin/sh\nid\nexec cc \"$@\"\n"),
+                TINY_CRATE[0],
+                TINY_CRATE[1],
+                TINY_CRATE[2],
                 (
                     "tinypkg-1.0/docs/cargo.toml",
                     b"[build]\nrustc-wrapper = \"tests/bin/cc\"\n",
@@ -5803,7 +5829,11 @@ fn a_maturin_setting_that_runs_a_shipped_program_is_an_install_hook() {
 fn a_setuptools_rust_setting_that_runs_a_shipped_program_is_an_install_hook() {
     let c = Canary::new();
     let lax = lax_config(&c);
-    let head = "[build-system]\nrequires = [\"setuptools\", \"setuptools-rust\"]\nbuild-backend = \"setuptools.build_meta\"\n\n[project]\nname = \"tinypkg\"\nversion = \"1.0\"\n\n";
+    let head = backend_manifest(
+        &["setuptools", "setuptools-rust"],
+        "setuptools.build_meta",
+        "",
+    );
     let table = |entry: &str| {
         format!("{head}[[tool.setuptools-rust.ext-modules]]\ntarget = \"tinypkg._r\"\n{entry}\n")
     };
@@ -5837,12 +5867,9 @@ fn a_setuptools_rust_setting_that_runs_a_shipped_program_is_an_install_hook() {
             &extra,
             &[
                 ("tinypkg-1.0/pyproject.toml", pyproject.as_bytes()),
-                (
-                    "tinypkg-1.0/Cargo.toml",
-                    b"[package]\nname = \"tinypkg\"\nversion = \"1.0.0\"\nedition = \"2021\"\n\n[lib]\ncrate-type = [\"cdylib\"]\n",
-                ),
-                ("tinypkg-1.0/src/lib.rs", b"pub fn answer() -> u32 {\n    42\n}\n"),
-                ("tinypkg-1.0/tests/bin/cc", b"#!/bin/sh\nid\nexec cc \"$@\"\n"),
+                TINY_CRATE[0],
+                TINY_CRATE[1],
+                TINY_CRATE[2],
             ],
         );
         let (o, r) = scan_path_json_under(&c, &lax, &p);
