@@ -627,6 +627,9 @@ fn build_tool_runs(args: &[&str]) -> Vec<(String, &'static str)> {
         } else if let Some(at) = arg.strip_prefix('@') {
             out.push((format!("@{}", shown(at)), MSBUILD));
         } else if let Some((name, value)) = arg.split_once('=') {
+            // make takes `v=x`, `v:=x`, `v::=x`, `v:::=x`, `v+=x`, `v?=x`
+            // and `v!=x` (a shell command's output) on its command line.
+            let name = name.trim_end_matches([':', '+', '?', '!']);
             let variable = !name.is_empty()
                 && name
                     .bytes()
@@ -3691,6 +3694,8 @@ mod tests {
             (&["--makef=x.mk"], "--makef x.mk"),
             (&["--dir", "../docs"], "--dir ../docs"),
             (&["SHELL=/tmp/x"], "SHELL=/tmp/x"),
+            (&["SHELL:=/tmp/x"], "SHELL:=/tmp/x"),
+            (&["X!=id"], "X!=id"),
             (&["CMAKE_COMMAND=sh -c id"], "CMAKE_COMMAND=sh -c id"),
             (&["VERBOSE=sh"], "VERBOSE=sh"),
             (&["/p:PreBuildEvent=id"], "/p:PreBuildEvent=id"),
