@@ -4679,7 +4679,7 @@ mod tests {
             &[
                 ("pkg/pyproject.toml", "[tool.scikit-build]\ncmake.args = [\"-DCMAKE_C_FLAGS=-\\u004f2\"]\ncmake.define = {\"CMAKE_C_COMPILER_LAUNCHE\\u0052\" = \"ccache\"}\n"),
                 ("pkg/setup.py", "os.environ.update({'CC': 'gcc'}, CFLAGS='-O2')\nos.environ.update(os.environ)\nos.environ['P' 'ATH'] = p\n"),
-                ("pkg/setup.py", "os.environ |= {'CC': 'gcc'}\nrun(x, CC=cc)\n"),
+                ("pkg/setup.py", "os.environ |= {'CC': 'gcc'}\na, CC = 1, 2\n"),
                 ("pkg/setup.py", "x = '\\x41' + 'B'\nExtension('m', ['m.c'], extra_compile_args=['-O' '2'])\n"),
             ],
         );
