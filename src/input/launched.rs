@@ -1821,6 +1821,46 @@ fn cmake_assignments<'a>(
 /// not count; any other value, one computed too, does. No `setup.py` of
 /// the 403 real sdists outside a test tree sets one.
 fn compiler_environment(data: &[u8]) -> Vec<String> {
+    let mut out = environment_settings(data);
+    if out.is_empty() {
+        if let Some(text) = environ_aliases_named(data) {
+            out = environment_settings(&text);
+        }
+    }
+    out
+}
+
+/// `data` with each name bound to the process environment written as
+/// `environ` where it is subscripted or called on (`env = os.environ`,
+/// `from os import environ as E`, then `env["CC"] = …`, `E.update(…)`), or
+/// `None` when no name is so bound.
+fn environ_aliases_named(data: &[u8]) -> Option<Vec<u8>> {
+    static ALIAS: OnceLock<Regex> = OnceLock::new();
+    let alias = ALIAS.get_or_init(|| {
+        Regex::new(
+            r"(?m)^[ \t]*([A-Za-z_]\w*)\s*(?::[^=\n]*)?=\s*(?:[A-Za-z_]\w*\s*\.\s*)?environ[ \t]*(?:#[^\n]*)?$|\bimport\s+(?:[^\n]*,\s*)?environ\s+as\s+([A-Za-z_]\w*)",
+        )
+        .expect("the environment alias pattern compiles")
+    });
+    let mut names: Vec<&str> = alias
+        .captures_iter(data)
+        .filter_map(|c| c.get(1).or(c.get(2)))
+        .filter_map(|m| std::str::from_utf8(m.as_bytes()).ok())
+        .filter(|n| *n != "environ")
+        .take(16)
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    if names.is_empty() {
+        return None;
+    }
+    let pattern = format!(r"\b(?:{})(\s*[\[.|])", names.join("|"));
+    let re = Regex::new(&pattern).ok()?;
+    Some(re.replace_all(data, &b"environ$1"[..]).into_owned())
+}
+
+/// The compiler environment set in `data` ([`compiler_environment`]).
+fn environment_settings(data: &[u8]) -> Vec<String> {
     static RE: OnceLock<Regex> = OnceLock::new();
     static UPDATE: OnceLock<Regex> = OnceLock::new();
     let re = RE.get_or_init(|| {
@@ -1828,7 +1868,7 @@ fn compiler_environment(data: &[u8]) -> Vec<String> {
             // A subscript, `setdefault`, `putenv`, `set_var`; and the
             // attribute a folded subscript reads as (`environ["C" "C"]`
             // folds to `environ.CC`).
-            r#"(?:environ\s*\[\s*|environ\.setdefault\(\s*|putenv\(\s*|set_var\(\s*)["']([A-Za-z_]+)["']\s*(?:\]\s*=|,)\s*([^\n]{0,160})|\benviron\s*\.\s*([A-Za-z_]+)\s*=\s*([^=\n][^\n]{0,159})"#,
+            r#"(?:environ\s*\[\s*|environ\.(?:setdefault|__setitem__)\(\s*|putenv\(\s*|set_var\(\s*)["']([A-Za-z_]+)["']\s*(?:\]\s*=|,)\s*([^\n]{0,160})|\benviron\s*\.\s*([A-Za-z_]+)\s*=\s*([^=\n][^\n]{0,159})"#,
         )
         .expect("the compiler environment pattern compiles")
     });
@@ -4675,11 +4715,15 @@ mod tests {
                 ("pkg/setup.py", "os.environ.update(CC='tools/cc')\n", "the build's `CC` is set to `'tools/cc'`"),
                 ("pkg/setup.py", "os.environ.update({\"LDSHARED\": \"sh -c id\"})\n", "`LDSHARED` is set to `\"sh -c id\"`"),
                 ("pkg/setup.py", "os.environ |= {'CXX': cxx}\n", "`CXX` is set to `cxx`"),
+                ("pkg/setup.py", "env = os.environ\nenv['CC'] = 'tools/cc'\n", "the build's `CC` is set to `'tools/cc'`"),
+                ("pkg/setup.py", "from os import path, environ as E\nE.update(CC='tools/cc')\n", "the build's `CC` is set to `'tools/cc'`"),
+                ("pkg/setup.py", "os.environ.__setitem__('CC', 'tools/cc')\n", "the build's `CC` is set to `'tools/cc'`"),
             ],
             &[
                 ("pkg/pyproject.toml", "[tool.scikit-build]\ncmake.args = [\"-DCMAKE_C_FLAGS=-\\u004f2\"]\ncmake.define = {\"CMAKE_C_COMPILER_LAUNCHE\\u0052\" = \"ccache\"}\n"),
                 ("pkg/setup.py", "os.environ.update({'CC': 'gcc'}, CFLAGS='-O2')\nos.environ.update(os.environ)\nos.environ['P' 'ATH'] = p\n"),
                 ("pkg/setup.py", "os.environ |= {'CC': 'gcc'}\na, CC = 1, 2\n"),
+                ("pkg/setup.py", "env = os.environ.copy()\nenv['CC'] = 'tools/cc'\ne = os.environ\ne['CC'] = 'gcc'\n"),
                 ("pkg/setup.py", "x = '\\x41' + 'B'\nExtension('m', ['m.c'], extra_compile_args=['-O' '2'])\n"),
             ],
         );
