@@ -1593,6 +1593,13 @@ const GCC_PROGRAMS: [&str; 12] = [
 /// `@FILE` naming a shipped file, or `-B` naming a shipped program in
 /// such a file.
 pub fn compiler_flags(path: &str, data: &[u8]) -> CompilerFlags {
+    compiler_flags_in(&Code::new(path, data))
+}
+
+/// [`compiler_flags`] of a member read through `code`, whose manifest
+/// parse and folded lines its rules share.
+pub fn compiler_flags_in(code: &Code) -> CompilerFlags {
+    let (path, data) = (code.path, code.data);
     let lower = file_name(path).1;
     let mut out = CompilerFlags::default();
     let read = matches!(
@@ -1616,12 +1623,12 @@ pub fn compiler_flags(path: &str, data: &[u8]) -> CompilerFlags {
     // `"-wrap" "per"`). Each rule reads the text as written first, and
     // the decoded forms only when it found nothing there: decoding never
     // hides what the text shows, and one hook is not named twice.
-    let decoded = match (read || presets) && !is_cargo_config(path) {
-        true => as_tool_reads(path, &lower, data),
+    let decoded = match read || presets {
+        true => as_tool_reads(code, &lower),
         false => Vec::new(),
     };
     let texts = || std::iter::once(data).chain(decoded.iter().map(Vec::as_slice));
-    if read && !is_cargo_config(path) {
+    if read {
         for text in texts() {
             let mut found = CompilerFlags::default();
             flags_in(path, text, &mut found);
@@ -1646,48 +1653,30 @@ pub fn compiler_flags(path: &str, data: &[u8]) -> CompilerFlags {
         first_found(compiler_environment);
     }
     if lower == "pyproject.toml" {
-        maturin_settings(path, data, &mut out);
+        maturin_settings(code, &mut out);
     }
     if matches!(lower.as_str(), "pyproject.toml" | "setup.py") {
-        setuptools_rust_settings(path, &lower, data, &mut out);
+        setuptools_rust_settings(code, &lower, &mut out);
     }
     out.includes.sort_unstable();
     out.includes.dedup();
     out
 }
 
-/// The text of a manifest or build script (`data`, the file at `path`)
-/// as its tool reads it, when that differs from what is written: a
-/// `pyproject.toml` or `setup.cfg` as its installer reads it
+/// The text of a manifest or build script (`code`) as its tool reads it,
+/// when that differs from what is written: a `pyproject.toml` or
+/// `setup.cfg` as its installer reads it
 /// ([`super::fetched::manifest_as_read`]: TOML's escapes decoded,
-/// `setup.cfg`'s interpolation done), and any such file with each line's
-/// string pieces and escapes folded ([`fold`](crate::precheck::fold::fold):
-/// a CMake preset's JSON escapes too, `\uXXXX` being JavaScript's). Empty
-/// when nothing differs.
-fn as_tool_reads(path: &str, lower: &str, data: &[u8]) -> Vec<Vec<u8>> {
+/// `setup.cfg`'s interpolation done), and the file with each line's
+/// string pieces and escapes folded ([`Code::folded_text`]: a CMake
+/// preset's JSON escapes too, `\uXXXX` being JavaScript's). Empty when
+/// nothing differs.
+fn as_tool_reads(code: &Code, lower: &str) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
     if matches!(lower, "pyproject.toml" | "setup.cfg") {
-        if let Some(read) = super::fetched::manifest_as_read(&Code::new(path, data)) {
-            out.push(read.text);
-        }
+        out.extend(super::fetched::manifest_as_read(code).map(|read| read.text));
     }
-    let mut folded = Vec::with_capacity(data.len());
-    let mut changed = false;
-    for line in data.split_inclusive(|&b| b == b'\n') {
-        match crate::precheck::fold::fold(line) {
-            Some(f) => {
-                changed = true;
-                folded.extend_from_slice(&f);
-                if line.ends_with(b"\n") && !f.ends_with(b"\n") {
-                    folded.push(b'\n');
-                }
-            }
-            None => folded.extend_from_slice(line),
-        }
-    }
-    if changed {
-        out.push(folded);
-    }
+    out.extend(code.folded_text());
     out
 }
 
@@ -1912,7 +1901,7 @@ fn environment_settings(data: &[u8]) -> Vec<String> {
             if let Some(dict) = piece.strip_prefix(b"{") {
                 let dict = &dict[..bracket_end(dict).unwrap_or(dict.len())];
                 for pair in top_level_pieces(dict) {
-                    let Some(colon) = bracket_end_at(pair, b':') else {
+                    let Some(colon) = first_outside_strings(pair, b':') else {
                         continue;
                     };
                     let Some(name) = python_string(pair[..colon].trim_ascii()) else {
@@ -2232,13 +2221,11 @@ fn rustc_codegen(path: &str, given: &str, flags: &[&str], out: &mut CompilerFlag
 /// or named a file that did, or whose `rustc-args` gave `-C
 /// linker=tests/bin/cc`, ran the script at `pip install`, and the shipped
 /// gate allowed all four (session 51).
-fn maturin_settings(path: &str, data: &[u8], out: &mut CompilerFlags) {
+fn maturin_settings(code: &Code, out: &mut CompilerFlags) {
     // No search for the word first: TOML spells a key with escapes too
-    // (`[tool."matur\u0069n"]`), and a root manifest is parsed once more.
-    if path.matches('/').count() > 1 {
-        return;
-    }
-    let Some(doc) = super::fetched::toml_table(data) else {
+    // (`[tool."matur\u0069n"]`), and `code` parses the manifest once.
+    let path = code.path;
+    let Some(doc) = super::fetched::root_pyproject(code) else {
         return;
     };
     let Some(maturin) = doc.get("tool").and_then(|t| t.get("maturin")) else {
@@ -2371,12 +2358,10 @@ fn cargo_environment(
 /// gave `-C linker=tests/bin/cc`, or whose `env` (in either file) set
 /// `RUSTC_WRAPPER` ran the shipped script at `pip install`; the shipped
 /// gate allowed all six (session 51).
-fn setuptools_rust_settings(path: &str, lower: &str, data: &[u8], out: &mut CompilerFlags) {
+fn setuptools_rust_settings(code: &Code, lower: &str, out: &mut CompilerFlags) {
+    let (path, data) = (code.path, code.data);
     if lower == "pyproject.toml" {
-        if path.matches('/').count() > 1 {
-            return;
-        }
-        let Some(doc) = super::fetched::toml_table(data) else {
+        let Some(doc) = super::fetched::root_pyproject(code) else {
             return;
         };
         let Some(table) = doc.get("tool").and_then(|t| t.get("setuptools-rust")) else {
@@ -2462,7 +2447,11 @@ fn setuptools_rust_settings(path: &str, lower: &str, data: &[u8], out: &mut Comp
 
 /// Where the bracket `rest` is inside of closes (the index of the first
 /// `)`, `]` or `}` outside the brackets and string literals opened in
-/// `rest`), within `rest`; `None` when it does not.
+/// `rest`), within `rest`; `None` when it does not. Unlike
+/// [`end_outside`], it reads Python: past `#` comments (whose `)` or `'`
+/// would end the call early, or open a string), a string ends at its
+/// line's end, and the whole of `rest` is read (a setup call's keywords
+/// can lie kilobytes past its `(`; callers cap `rest`).
 fn bracket_end(rest: &[u8]) -> Option<usize> {
     let mut depth = 0usize;
     let mut i = 0;
@@ -2531,7 +2520,7 @@ fn python_dict(value: &[u8]) -> Option<Vec<(String, Option<String>)>> {
         if piece.is_empty() {
             continue;
         }
-        let colon = bracket_end_at(piece, b':')?;
+        let colon = first_outside_strings(piece, b':')?;
         let key = python_string(piece[..colon].trim_ascii())?;
         let text = piece[colon + 1..].trim_ascii();
         if inherited(&key, text) {
@@ -2583,7 +2572,7 @@ fn inherited(name: &str, value: &[u8]) -> bool {
 }
 
 /// The index of the first `end` byte outside string literals in `piece`.
-fn bracket_end_at(piece: &[u8], end: u8) -> Option<usize> {
+fn first_outside_strings(piece: &[u8], end: u8) -> Option<usize> {
     let mut i = 0;
     while i < piece.len() {
         match piece[i] {

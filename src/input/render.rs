@@ -1260,7 +1260,7 @@ impl HiddenCode {
         }
         // A wheel is installed as built: no compiler runs.
         let flags = match self.wheel {
-            None => super::launched::compiler_flags(&m.path, &m.data),
+            None => super::launched::compiler_flags_in(&code),
             Some(_) => Default::default(),
         };
         for run in flags.runs {
