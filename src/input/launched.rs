@@ -3677,10 +3677,7 @@ mod tests {
                 "x-1/pyproject.toml",
                 &format!("[tool.meson-python]\n{table}\n"),
             );
-            assert!(
-                found.len() == 1 && found[0].contains(named),
-                "{table}: {found:?}"
-            );
+            assert_names_one(&found, named, table);
         }
         // Hooks that run the package's own files (read as code), other
         // tools' tables, a fixture's manifest; Meson by name, options that
@@ -3699,6 +3696,14 @@ mod tests {
         ] {
             assert!(hooks(path, text).is_empty(), "{path}: {text}");
         }
+    }
+
+    /// `found` is one finding, naming `named`; `input` says what was read.
+    fn assert_names_one(found: &[String], named: &str, input: &str) {
+        assert!(
+            found.len() == 1 && found[0].contains(named),
+            "{input}: {found:?}"
+        );
     }
 
     /// Arguments handed to ninja or make (meson-python's `args.compile`,
@@ -3759,10 +3764,7 @@ mod tests {
             ["scikit-build-core runs the build tool (ninja or make) with `--eval $(shell id)`, which makes it run that text as make code, whose `$(shell …)` runs a command"]
         );
         let found = hooks("[tool.scikit-build]\nbuild-dir = \"build\"\n[[tool.scikit-build.overrides]]\nif.platform-system = \"linux\"\nbuild.tool-args = [\"-C\", \"../docs\"]\n");
-        assert!(
-            found.len() == 1 && found[0].contains("`-C ../docs`"),
-            "{found:?}"
-        );
+        assert_names_one(&found, "`-C ../docs`", "");
         assert!(
             hooks("[tool.scikit-build]\nbuild.tool-args = [\"-j2\"]\nbuild.verbose = true\n")
                 .is_empty()
@@ -3798,7 +3800,7 @@ mod tests {
             ("[[tool.scikit-build.overrides]]\nif.platform-system = \"linux\"\n[[tool.scikit-build.overrides.generate]]\npath = \"/etc/x\"\ntemplate = \"x\"\n".to_string(), "writes `/etc/x`"),
         ] {
             let found = hooks(&entries);
-            assert!(found.len() == 1 && found[0].contains(named), "{entries}: {found:?}");
+            assert_names_one(&found, named, &entries);
         }
         // Version modules and data files, in the wheel or the package.
         for entries in [
@@ -4482,10 +4484,7 @@ mod tests {
             ),
         ] {
             let found = runs("x-1/pyproject.toml", tool);
-            assert!(
-                found.len() == 1 && found[0].contains(named),
-                "{tool}: {found:?}"
-            );
+            assert_names_one(&found, named, tool);
         }
         // A key spelled with TOML's escapes is the same key.
         let found = compiler_flags(
@@ -4493,10 +4492,7 @@ mod tests {
             b"[tool.\"matur\\u0069n\"]\nrustc-args = [\"-C\", \"linker=cc.sh\"]\n",
         )
         .runs;
-        assert!(
-            found.len() == 1 && found[0].contains("`-C linker=cc.sh`"),
-            "{found:?}"
-        );
+        assert_names_one(&found, "`-C linker=cc.sh`", "");
         // A link argument's compiler flag is read as in rustflags.
         let found = runs(
             "x-1/pyproject.toml",
@@ -4554,24 +4550,18 @@ mod tests {
             ),
         ] {
             let found = runs("x-1/pyproject.toml", &table(entry));
-            assert!(found.len() == 1 && found[0].contains(named), "{entry}: {found:?}");
+            assert_names_one(&found, named, entry);
         }
         let found = runs(
             "x-1/pyproject.toml",
             "[[tool.\"setuptools-r\\u0075st\".ext-modules]]\nrustc-flags = [\"-C\", \"linker=cc.sh\"]\n",
         );
-        assert!(
-            found.len() == 1 && found[0].contains("`-C linker=cc.sh`"),
-            "{found:?}"
-        );
+        assert_names_one(&found, "`-C linker=cc.sh`", "");
         let found = runs(
             "x-1/pyproject.toml",
             "[[tool.setuptools-rust.bins]]\ntarget = \"x\"\nargs = [\"--config\", \"target.x86_64-unknown-linux-gnu.linker='cc.sh'\"]\n",
         );
-        assert!(
-            found.len() == 1 && found[0].contains("linker = \"cc.sh\"` runs that program to link"),
-            "{found:?}"
-        );
+        assert_names_one(&found, "linker = \"cc.sh\"` runs that program to link", "");
         let setup = |call: &str| {
             runs(
                 "x-1/setup.py",
@@ -4609,7 +4599,7 @@ mod tests {
             ),
         ] {
             let found = setup(call);
-            assert!(found.len() == 1 && found[0].contains(named), "{call}: {found:?}");
+            assert_names_one(&found, named, call);
         }
         // What runs nothing: bcrypt's table, options, quiet variables, a
         // keyword of another call, a fixture's manifest, a test's setup.py.
