@@ -1843,9 +1843,34 @@ fn environ_aliases_named(data: &[u8]) -> Option<Vec<u8>> {
     if names.is_empty() {
         return None;
     }
-    let pattern = format!(r"\b(?:{})(\s*[\[.|])", names.join("|"));
-    let re = Regex::new(&pattern).ok()?;
-    Some(re.replace_all(data, &b"environ$1"[..]).into_owned())
+    // Written out rather than as a pattern of the names: a name may be
+    // as long as its line, past what a pattern may compile to, and a
+    // pattern that failed to build would leave the aliases unread.
+    let mut text = data.to_vec();
+    for name in names {
+        text = environ_for(&text, name.as_bytes());
+    }
+    Some(text)
+}
+
+/// `text` with `name` written as `environ` wherever it stands as a whole
+/// name followed by `[`, `.` or `|` (past blanks).
+fn environ_for(text: &[u8], name: &[u8]) -> Vec<u8> {
+    let word = |b: u8| is_word_byte(b) || b >= 0x80;
+    let mut out = Vec::with_capacity(text.len());
+    let mut from = 0;
+    for at in memchr::memmem::find_iter(text, name) {
+        let end = at + name.len();
+        let before = at.checked_sub(1).map(|i| text[i]);
+        let after = text[end..].iter().find(|b| !b.is_ascii_whitespace());
+        if at >= from && !before.is_some_and(word) && matches!(after, Some(b'[' | b'.' | b'|')) {
+            out.extend_from_slice(&text[from..at]);
+            out.extend_from_slice(b"environ");
+            from = end;
+        }
+    }
+    out.extend_from_slice(&text[from..]);
+    out
 }
 
 /// The compiler environment set in `data` ([`compiler_environment`]).
@@ -4705,6 +4730,19 @@ mod tests {
                 ("pkg/setup.py", "env = os.environ.copy()\nenv['CC'] = 'tools/cc'\ne = os.environ\ne['CC'] = 'gcc'\n"),
                 ("pkg/setup.py", "x = '\\x41' + 'B'\nExtension('m', ['m.c'], extra_compile_args=['-O' '2'])\n"),
             ],
+        );
+        // An alias as long as its line, past what a pattern of the names
+        // could compile to.
+        let long = "e".repeat(1_000_000);
+        let found = compiler_flags(
+            "pkg/setup.py",
+            format!("{long} = os.environ\n{long}['CC'] = 'tools/cc'\n").as_bytes(),
+        )
+        .runs;
+        assert_names_one(
+            &found,
+            "the build's `CC` is set to `'tools/cc'`",
+            "a long alias",
         );
         // Written once and decoded the same: named once.
         let found = compiler_flags(
